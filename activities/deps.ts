@@ -1,0 +1,19 @@
+// What activities need from the outside world, built once per worker process.
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../src/observability/logger';
+import type { ProviderClient } from '../src/provider/types';
+import type { CardVaultStore } from '../src/vault/card-vault';
+
+export interface ActivityDeps {
+  dataSource: DataSource;
+  vault: CardVaultStore;
+  /** Test mode talks to the sandbox; live mode to the live provider when one is configured. */
+  providers: { test: ProviderClient; live: ProviderClient | null };
+  logger: Logger;
+}
+
+export function providerFor(deps: ActivityDeps, livemode: boolean): ProviderClient {
+  const client = livemode ? deps.providers.live : deps.providers.test;
+  if (!client) throw new Error('no live provider is configured');
+  return client;
+}

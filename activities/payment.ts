@@ -1,0 +1,79 @@
+// Activities of the Payment and Refund workflows: provider calls and the read-model projection.
+// Provider idempotency keys are derived from object ids, so a retried activity cannot act twice.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { PaymentView } from '../src/domain/payment';
+import type { AuthorizationResult, LookupResult, RefundResult } from '../src/provider/types';
+import { recordPaymentProjection } from '../src/read-models/payments';
+import { providerFor, type ActivityDeps } from './deps';
+
+export interface AuthorizeCardInput {
+  paymentId: string;
+  livemode: boolean;
+  cardToken: string;
+  amount: number;
+  currency: string;
+  cardholderName: string | null;
+  expMonth: number;
+  expYear: number;
+  returnUrl: string;
+  notifyUrl: string;
+}
+
+export interface SubmitRefundInput {
+  refundId: string;
+  livemode: boolean;
+  authorizationId: string;
+  amount: number;
+  currency: string;
+}
+
+export function createPaymentActivities(deps: ActivityDeps) {
+  return {
+    async authorizeCard(input: AuthorizeCardInput): Promise<AuthorizationResult> {
+      const card = await deps.vault.reveal(input.cardToken);
+      if (!card) throw ApplicationFailure.nonRetryable('card token not found in the vault', 'CardTokenMissing');
+      const result = await providerFor(deps, input.livemode).authorize({
+        idempotencyKey: `${input.paymentId}:authorize`,
+        reference: input.paymentId,
+        amount: input.amount,
+        currency: input.currency,
+        card: { number: card.number, exp_month: input.expMonth, exp_year: input.expYear, cvc: card.cvc ?? '', holder_name: input.cardholderName },
+        returnUrl: input.returnUrl,
+        notifyUrl: input.notifyUrl,
+      });
+      // A definite answer ends the card's life in the vault: the CVC and the PAN are not needed again.
+      if (result.kind !== 'rate_limited' && result.kind !== 'unavailable' && result.kind !== 'unverifiable') {
+        await deps.vault.shred(input.cardToken);
+      }
+      return result;
+    },
+
+    async getAuthorization(input: { providerId: string; livemode: boolean }): Promise<LookupResult<AuthorizationResult>> {
+      return providerFor(deps, input.livemode).getAuthorization(input.providerId);
+    },
+
+    async submitRefund(input: SubmitRefundInput): Promise<RefundResult> {
+      return providerFor(deps, input.livemode).refund({
+        idempotencyKey: `${input.refundId}:refund`,
+        reference: input.refundId,
+        authorizationId: input.authorizationId,
+        amount: input.amount,
+        currency: input.currency,
+      });
+    },
+
+    async getRefund(input: { providerId: string; livemode: boolean }): Promise<LookupResult<RefundResult>> {
+      return providerFor(deps, input.livemode).getRefund(input.providerId);
+    },
+
+    async recordPayment(payment: PaymentView): Promise<void> {
+      await recordPaymentProjection(deps.dataSource, payment);
+    },
+
+    async shredCard(token: string): Promise<void> {
+      await deps.vault.shred(token);
+    },
+  };
+}
+
+export type PaymentActivities = ReturnType<typeof createPaymentActivities>;

@@ -1,0 +1,41 @@
+// The Koa application: request context and error boundary around the public routes. Anything no
+// route matches (including a wrong method) is `404 resource_not_found`, before authentication.
+import Router from '@koa/router';
+import Koa from 'koa';
+import { ApiError } from '../domain/errors';
+import type { Deps, RequestState } from './context';
+import { errorMiddleware } from './errors';
+import { requestContext } from './middleware/request-context';
+import { registerCheckoutRoutes } from './routes/checkout';
+import { registerHealthRoutes } from './routes/health';
+import { registerPaymentRoutes } from './routes/payments';
+import { registerProviderNotificationRoutes } from './routes/provider-notifications';
+
+export function createApp(deps: Deps): Koa<RequestState> {
+  const app = new Koa<RequestState>();
+  app.proxy = process.env.TRUST_PROXY === '1';
+  const router = new Router<RequestState>();
+
+  router.use(async (ctx, next) => {
+    // Named routes give metrics a bounded label set.
+    ctx.state.routeName = (ctx as unknown as { _matchedRouteName?: string })._matchedRouteName ?? ctx.routerPath ?? 'unnamed';
+    await next();
+  });
+  registerHealthRoutes(router, deps);
+  registerPaymentRoutes(router, deps);
+  registerProviderNotificationRoutes(router, deps);
+  registerCheckoutRoutes(router, deps);
+
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(errorMiddleware(deps.config.publicBaseUrl));
+  app.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use(router.routes());
+  app.use(() => {
+    throw new ApiError('resource_not_found');
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+// Sending a created object through the idempotency store, so the saved and the sent bytes are one.
+import { fingerprint } from '../domain/fingerprint';
+import type { IdKind } from '../domain/ids';
+import { authOf, type AppContext, type Deps } from './context';
+import { IdempotencyStore } from './idempotency';
+
+export interface IdempotentCreate {
+  operation: string;
+  objectKind: IdKind;
+  identity: Record<string, unknown>;
+  /** Shape B keys expire after 24 hours; Shape A keys are kept for the retention period. */
+  retentionSeconds?: number;
+  create: (objectId: string, retry: boolean) => Promise<{ status: number; body: unknown }>;
+}
+
+export async function respondIdempotently(ctx: AppContext, deps: Deps, spec: IdempotentCreate): Promise<void> {
+  const auth = authOf(ctx);
+  const store = new IdempotencyStore(deps.dataSource);
+  const outcome = await store.run({
+    apiKeyId: auth.apiKeyId,
+    operation: spec.operation,
+    key: ctx.state.idempotencyKey!,
+    fingerprint: fingerprint(spec.operation, spec.identity),
+    objectKind: spec.objectKind,
+    retentionSeconds: spec.retentionSeconds ?? deps.config.idempotencyRetentionSeconds,
+    leaseMs: deps.config.idempotencyLeaseMs,
+  }, async (objectId, retry) => {
+    const result = await spec.create(objectId, retry);
+    return { status: result.status, body: JSON.stringify(result.body) };
+  });
+  ctx.status = outcome.response.status;
+  ctx.type = 'application/json';
+  if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
+  ctx.body = outcome.response.body;
+}

@@ -1,0 +1,125 @@
+// Payment operations: create (Direct and Hosted), retrieve and list. Thin: parse, delegate, serialize.
+import { ApiError } from '../../domain/errors';
+import { isId } from '../../domain/ids';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/payment';
+import { findPayment, listPayments } from '../../read-models/payments';
+import { PaymentService } from '../../services/payments';
+import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
+import { authenticate } from '../middleware/authenticate';
+import { requireCapability } from '../middleware/capability';
+import { requireIdempotencyKey } from '../middleware/idempotency-key';
+import { resolveVersion } from '../middleware/version';
+import { respondIdempotently } from '../respond';
+import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
+import { serializePaymentA } from '../serializers/payment-a';
+import { readJsonBody, validateBody, validateQuery } from '../validation';
+
+export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
+  const service = new PaymentService(deps);
+  const auth = authenticate(deps.dataSource);
+
+  router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+    const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
+    const request = validateBody(directPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
+    await respondIdempotently(ctx, deps, {
+      operation: 'payments.create',
+      objectKind: 'payment',
+      // Card fields are not part of the identity (spec 8.2): a card-only change replays.
+      identity: {
+        amount: request.amount,
+        currency: request.currency,
+        billing_details: request.billing_details,
+        customer_ip_address: request.customer_ip_address,
+        description: request.description,
+        merchant_customer_id: request.merchant_customer_id,
+        merchant_reference: request.merchant_reference,
+        return_url: request.return_url,
+      },
+      create: async (paymentId, retry) => {
+        const payment = await service.create(authOf(ctx), {
+          integrationType: 'DIRECT',
+          amount: request.amount,
+          currency: request.currency,
+          merchantReference: request.merchant_reference ?? null,
+          description: request.description ?? null,
+          billingDetails: request.billing_details ?? null,
+          customerIpAddress: request.customer_ip_address,
+          merchantCustomerId: request.merchant_customer_id ?? null,
+          returnUrl: request.return_url,
+          card: request.payment_method_data.card,
+        }, paymentId, retry);
+        return { status: 201, body: serializePaymentA(payment) };
+      },
+    });
+  });
+
+  router.post('createHostedPayment', '/v1/payments/hpp', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+    const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
+    const request = validateBody(hostedPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
+    await respondIdempotently(ctx, deps, {
+      operation: 'payments.create_hosted',
+      objectKind: 'payment',
+      identity: {
+        amount: request.amount,
+        currency: request.currency.trim().toUpperCase(),
+        billing_details: request.billing_details,
+        customer_ip_address: request.customer_ip_address,
+        description: request.description,
+        merchant_customer_id: request.merchant_customer_id,
+        merchant_reference: request.merchant_reference,
+        return_url: request.return_url,
+      },
+      create: async (paymentId, retry) => {
+        const payment = await service.create(authOf(ctx), {
+          integrationType: 'HOSTED_PAYMENT_PAGE',
+          amount: request.amount,
+          currency: request.currency,
+          merchantReference: request.merchant_reference ?? null,
+          description: request.description ?? null,
+          billingDetails: request.billing_details ?? null,
+          customerIpAddress: request.customer_ip_address,
+          merchantCustomerId: request.merchant_customer_id ?? null,
+          returnUrl: request.return_url,
+        }, paymentId, retry);
+        return { status: 201, body: serializePaymentA(payment) };
+      },
+    });
+  });
+
+  router.get('retrievePayment', '/v1/payments/:id', auth, resolveVersion(), async (ctx) => {
+    const id = ctx.params.id!;
+    if (!isId('payment', id)) throw new ApiError('invalid_request', { param: 'id', message: '`id` must be a Payment id (pay_ followed by 24 letters or digits).' });
+    const payment = await findPayment(deps.dataSource, scopeOf(ctx), id);
+    if (!payment) throw new ApiError('object_not_found', { param: 'id', message: `No such payment: ${id}.` });
+    ctx.body = serializePaymentA(payment);
+  });
+
+  router.get('listPayments', '/v1/payments', auth, resolveVersion(), async (ctx) => {
+    const query = validateQuery(listPaymentsQuerySchema, ctx.query);
+    if (query.starting_after && query.ending_before) {
+      throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
+    }
+    const statuses = ([] as string[]).concat(query.status ?? []);
+    const invalid = statuses.find((s) => !(PAYMENT_STATUSES as readonly string[]).includes(s));
+    if (invalid !== undefined) {
+      throw new ApiError('invalid_search_criteria', { param: 'status', message: `\`status\` must be one of ${PAYMENT_STATUSES.join(', ')}.` });
+    }
+    const result = await listPayments(deps.dataSource, scopeOf(ctx), {
+      limit: query.limit,
+      startingAfter: query.starting_after,
+      endingBefore: query.ending_before,
+      statuses: statuses as PaymentStatus[],
+      createdGte: query['created[gte]'],
+      createdLt: query['created[lt]'],
+    });
+    if ('cursorNotFound' in result) {
+      throw new ApiError('invalid_search_criteria', { param: result.cursorNotFound, message: `\`${result.cursorNotFound}\` is not a Payment of this account.` });
+    }
+    ctx.body = { object: 'list', data: result.data.map(serializePaymentA), has_more: result.hasMore, url: '/v1/payments' };
+  });
+}
+
+function scopeOf(ctx: AppContext) {
+  const auth = authOf(ctx);
+  return { merchantId: auth.merchant.id, livemode: auth.livemode };
+}

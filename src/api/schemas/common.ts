@@ -1,0 +1,64 @@
+// Joi building blocks shared by every request schema. Custom rules report `any.invalid`, which the
+// validation path answers as `parameter_invalid` with the field's dotted path.
+import Joi from 'joi';
+import { isTestCard, luhnValid } from '../../domain/cards';
+import { MAX_AMOUNT, normalizeCurrency } from '../../domain/money';
+import { parseIpLiteral } from '../../domain/ip';
+
+export const amount = () => Joi.number().integer().min(1).max(MAX_AMOUNT);
+
+export const currency = () => Joi.string().min(3).max(16).custom((value: string, helpers) => {
+  return normalizeCurrency(value) ? value : helpers.error('any.invalid');
+}).messages({ 'any.invalid': '{{#label}} must be a three-letter ISO 4217 currency code' });
+
+export const merchantReference = () => Joi.number().integer().min(1_000_000_000).max(9_999_999_999)
+  .allow(null)
+  .messages({ 'number.min': '{{#label}} must have exactly 10 digits', 'number.max': '{{#label}} must have exactly 10 digits' });
+
+export const ipAddress = () => Joi.string().min(3).max(45).custom((value: string, helpers) => {
+  return parseIpLiteral(value) ? value : helpers.error('any.invalid');
+}).messages({ 'any.invalid': '{{#label}} must be one literal IPv4 or IPv6 address, without port, zone or list' });
+
+/** Absolute https URL; plain http only for localhost in test mode (CONTRACT 2). */
+export const returnUrl = () => Joi.string().max(2048).custom((value: string, helpers) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return helpers.error('any.invalid');
+  }
+  const livemode = Boolean((helpers.prefs.context as { livemode?: boolean } | undefined)?.livemode);
+  const localHttp = url.protocol === 'http:' && !livemode && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
+  if (url.protocol !== 'https:' && !localHttp) return helpers.error('any.invalid');
+  if (url.username || url.password) return helpers.error('any.invalid');
+  return value;
+}).messages({ 'any.invalid': '{{#label}} must be an absolute https URL' });
+
+export const cardNumber = () => Joi.string().pattern(/^\d{12,19}$/).custom((value: string, helpers) => {
+  if (!luhnValid(value)) return helpers.error('card.luhn');
+  const livemode = Boolean((helpers.prefs.context as { livemode?: boolean } | undefined)?.livemode);
+  if (livemode && isTestCard(value)) return helpers.error('card.test');
+  return value;
+}).messages({
+  'string.pattern.base': '{{#label}} must be 12 to 19 digits',
+  'card.luhn': '{{#label}} is not a valid card number',
+  'card.test': '{{#label}} is a test card, which cannot be used with a live API key',
+});
+
+export const billingDetails = () => Joi.object({
+  email: Joi.string().max(255).email({ tlds: { allow: false } }).allow(null),
+  first_name: Joi.string().max(255).allow(null),
+  last_name: Joi.string().max(255).allow(null),
+  phone: Joi.string().max(16).pattern(/^\+[1-9]\d{1,14}$/).allow(null)
+    .messages({ 'string.pattern.base': '{{#label}} must be an E.164 number such as +14155550123' }),
+  address: Joi.object({
+    line1: Joi.string().max(255).allow(null),
+    city: Joi.string().max(255).allow(null),
+    postal_code: Joi.string().max(32).allow(null),
+    country: Joi.string().pattern(/^[A-Za-z]{2}$/).allow(null)
+      .messages({ 'string.pattern.base': '{{#label}} must be a two-letter ISO country code' }),
+  }).allow(null),
+}).allow(null);
+
+export const description = () => Joi.string().max(500).allow(null);
+export const merchantCustomerId = () => Joi.string().min(1).max(255).allow(null);

@@ -1,0 +1,78 @@
+// Request schemas of the Payment operations (spec 2.8, 4.2, 4.4; CONTRACT 2 and 7).
+import Joi from 'joi';
+import { amount, billingDetails, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl } from './common';
+import type { BillingDetails } from '../../domain/payment';
+
+export interface DirectPaymentRequestA {
+  amount: number;
+  currency: string;
+  merchant_reference?: number | null;
+  payment_method_data: {
+    type: 'card';
+    card: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name?: string | null };
+  };
+  customer_ip_address: string;
+  merchant_customer_id?: string | null;
+  billing_details?: BillingDetails | null;
+  description?: string | null;
+  return_url: string;
+}
+
+export const directPaymentSchemaA = Joi.object<DirectPaymentRequestA>({
+  amount: amount().required(),
+  currency: currency().required(),
+  merchant_reference: merchantReference(),
+  payment_method_data: Joi.object({
+    type: Joi.string().valid('card').required(),
+    card: Joi.object({
+      number: cardNumber().required(),
+      exp_month: Joi.number().integer().min(1).max(12).required(),
+      exp_year: Joi.number().integer().min(1000).max(9999).required()
+        .messages({ 'number.min': '{{#label}} must have four digits', 'number.max': '{{#label}} must have four digits' }),
+      cvc: Joi.string().pattern(/^\d{3,4}$/).required().messages({ 'string.pattern.base': '{{#label}} must be 3 or 4 digits' }),
+      holder_name: Joi.string().min(1).max(255).allow(null),
+    }).required(),
+  }).required(),
+  customer_ip_address: ipAddress().required(),
+  merchant_customer_id: merchantCustomerId(),
+  billing_details: billingDetails(),
+  description: description(),
+  return_url: returnUrl().required(),
+}).required();
+
+export interface HostedPaymentRequestA {
+  amount: number;
+  currency: string;
+  customer_ip_address: string;
+  return_url: string;
+  merchant_reference?: number | null;
+  billing_details?: BillingDetails | null;
+  description?: string | null;
+  merchant_customer_id?: string | null;
+}
+
+export const hostedPaymentSchemaA = Joi.object<HostedPaymentRequestA>({
+  amount: amount().required(),
+  currency: currency().required(),
+  customer_ip_address: ipAddress().required(),
+  return_url: returnUrl().required(),
+  merchant_reference: merchantReference(),
+  billing_details: billingDetails(),
+  description: description(),
+  merchant_customer_id: merchantCustomerId(),
+}).required();
+
+const paymentId = () => Joi.string().pattern(/^pay_[A-Za-z0-9-]+$/).max(64);
+const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
+
+/** GET /v1/payments (CONTRACT 7); `status` is spelled per shape and checked by the caller. */
+export const listPaymentsQuerySchema = Joi.object({
+  limit: Joi.number().integer().min(1).max(100).default(10),
+  starting_after: paymentId(),
+  ending_before: paymentId(),
+  status: Joi.alternatives(Joi.string(), Joi.array().items(Joi.string())),
+  'created[gte]': unixSeconds(),
+  'created[lt]': unixSeconds(),
+}).oxor('starting_after', 'ending_before').messages({
+  'object.oxor': 'starting_after and ending_before cannot be used together',
+});

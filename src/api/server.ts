@@ -1,0 +1,53 @@
+// Builds the API's dependencies and serves it; used by `npm run api`, `npm start` and the tests.
+import http from 'node:http';
+import type { Config } from '../config';
+import { openDataSource } from '../db/data-source';
+import { createLogger, type Logger } from '../observability/logger';
+import { ApiMetrics } from '../observability/metrics';
+import { connectTemporal } from '../temporal/client';
+import { CardVaultStore } from '../vault/card-vault';
+import { SecretBox } from '../vault/crypto';
+import { createApp } from './app';
+import type { Deps } from './context';
+import { IdempotencyStore } from './idempotency';
+
+export interface RunningApi {
+  url: string;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function startApi(config: Config, logger: Logger = createLogger('api', config.logLevel)): Promise<RunningApi> {
+  const dataSource = await openDataSource(config.databaseUrl);
+  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
+  const secretBox = new SecretBox(config.vaultKeyHex);
+  const deps: Deps = {
+    config, dataSource, temporal, secretBox, logger,
+    vault: new CardVaultStore(dataSource, secretBox),
+    metrics: new ApiMetrics(),
+  };
+  const app = createApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // Port 0 (tests) binds a free port; links we hand out must point at it.
+  if (config.port === 0 && !process.env.PUBLIC_BASE_URL) config.publicBaseUrl = `http://127.0.0.1:${port}`;
+  // Idempotency records past their retention are purged hourly.
+  const purge = setInterval(() => {
+    new IdempotencyStore(dataSource).purgeExpired().catch((error: unknown) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
+  }, 3600_000);
+  purge.unref();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    async close() {
+      clearInterval(purge);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await temporal.connection.close();
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// The one validation path (CONTRACT 2 steps 6-7). Joi reports every problem; structural ones
+// (unreadable JSON, missing or null required fields, unknown properties, wrong JSON types) are
+// `request_body_invalid`, and a well-typed value that breaks a bound, format or enum is
+// `parameter_invalid`, both with the dotted path of the field.
+import type Joi from 'joi';
+import getRawBody from 'raw-body';
+import { ApiError, type ErrorCode } from '../domain/errors';
+import type { AppContext } from './context';
+
+const STRUCTURAL = new Set(['any.required', 'object.unknown', 'number.integer', 'object.base', 'array.base', 'string.base', 'number.base', 'boolean.base', 'alternatives.types']);
+
+function dottedPath(path: (string | number)[]): string | undefined {
+  return path.length ? path.join('.') : undefined;
+}
+
+export function joiErrorToApiError(error: Joi.ValidationError, structuralCode: ErrorCode, valueCode: ErrorCode): ApiError {
+  const details = error.details;
+  const structural = details.find((d) => STRUCTURAL.has(d.type));
+  const chosen = structural ?? details[0]!;
+  const code = structural ? structuralCode : valueCode;
+  const param = dottedPath(chosen.path);
+  const message = chosen.message.replace(/"/g, '`');
+  return new ApiError(code, { param, message: message.endsWith('.') ? message : `${message}.` });
+}
+
+export function validateBody<T>(schema: Joi.Schema<T>, value: unknown, context: Record<string, unknown> = {}): T {
+  const result = schema.validate(value, { abortEarly: false, convert: false, context, errors: { wrap: { label: '`' } } });
+  if (result.error) throw joiErrorToApiError(result.error, 'request_body_invalid', 'parameter_invalid');
+  return result.value;
+}
+
+/** Reads the body as JSON: media type, size limit, syntax, and an object at the top. */
+export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise<Record<string, unknown>> {
+  if (!ctx.is('application/json')) {
+    throw new ApiError('request_body_invalid', { message: 'The request body must be JSON sent with Content-Type: application/json.' });
+  }
+  let raw: string;
+  try {
+    raw = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
+  } catch (error) {
+    const tooLarge = (error as { type?: string }).type === 'entity.too.large';
+    throw new ApiError('request_body_invalid', { message: tooLarge ? `The request body must be at most ${limitBytes} bytes.` : 'The request body could not be read.' });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ApiError('request_body_invalid', { message: 'The request body is not valid JSON.' });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError('request_body_invalid', { message: 'The request body must be a JSON object.' });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Query strings: every problem is `invalid_search_criteria` (lists) with the parameter name. */
+export function validateQuery<T>(schema: Joi.Schema<T>, query: unknown, code: ErrorCode = 'invalid_search_criteria'): T {
+  const result = schema.validate(query, { abortEarly: true, convert: true, errors: { wrap: { label: '`' } } });
+  if (result.error) throw joiErrorToApiError(result.error, code, code);
+  return result.value;
+}

@@ -1,0 +1,78 @@
+// All settings come from the environment (documented in docs/configuration.md). Read once.
+import path from 'node:path';
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function str(name: string, fallback: string): string {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? fallback : raw;
+}
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..');
+export const DATA_DIR = str('DATA_DIR', path.join(PROJECT_ROOT, '.data'));
+
+export interface Config {
+  port: number;
+  publicBaseUrl: string;
+  /** `mysql://...` for MySQL/MariaDB, or `sqlite:<file>` for the embedded default. */
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  sandboxUrl: string;
+  sandboxPort: number;
+  sandboxNotifySecret: string;
+  /** Live payments and payouts need a live provider; without one live creates are not provisioned. */
+  liveProviderUrl: string | null;
+  vaultKeyHex: string;
+  logLevel: string;
+  paymentActionTtlSeconds: number;
+  sandboxSettleMs: number;
+  /** How long a synchronous create waits on its workflow before answering 503. */
+  workflowUpdateTimeoutMs: number;
+  idempotencyRetentionSeconds: number;
+  shapeBIdempotencyTtlSeconds: number;
+  idempotencyLeaseMs: number;
+  refundWindowSeconds: number;
+  maxBodyBytes: number;
+}
+
+export function loadConfig(): Config {
+  const port = int('PORT', 3000);
+  const sandboxPort = int('SANDBOX_PORT', 3100);
+  return {
+    port,
+    publicBaseUrl: str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
+    databaseUrl: str('DATABASE_URL', `sqlite:${path.join(DATA_DIR, 'payments.sqlite')}`),
+    temporalAddress: str('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
+    temporalNamespace: str('TEMPORAL_NAMESPACE', 'default'),
+    taskQueue: str('TEMPORAL_TASK_QUEUE', 'payments'),
+    sandboxUrl: str('SANDBOX_URL', `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, ''),
+    sandboxPort,
+    sandboxNotifySecret: str('SANDBOX_NOTIFY_SECRET', 'sandbox-dev-secret'),
+    liveProviderUrl: process.env.LIVE_PROVIDER_URL || null,
+    // A fixed development key keeps `npm start` zero-configuration; production must set its own.
+    vaultKeyHex: str('VAULT_KEY', '0'.repeat(64)),
+    logLevel: str('LOG_LEVEL', 'info'),
+    paymentActionTtlSeconds: int('PAYMENT_ACTION_TTL_SECONDS', 900),
+    sandboxSettleMs: int('SANDBOX_SETTLE_MS', 1000),
+    workflowUpdateTimeoutMs: int('WORKFLOW_UPDATE_TIMEOUT_MS', 25000),
+    idempotencyRetentionSeconds: int('IDEMPOTENCY_RETENTION_SECONDS', 30 * 24 * 3600),
+    shapeBIdempotencyTtlSeconds: int('SHAPE_B_IDEMPOTENCY_TTL_SECONDS', 24 * 3600),
+    idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),
+    refundWindowSeconds: int('REFUND_WINDOW_SECONDS', 180 * 24 * 3600),
+    maxBodyBytes: 64 * 1024,
+  };
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

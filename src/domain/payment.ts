@@ -1,0 +1,124 @@
+// The Payment as the Payment workflow owns it: plain data, workflow-safe (no I/O, no Node APIs).
+// The read model stores it and both API shapes serialize it.
+import type { CardBrand } from './cards';
+import type { FailureCode } from './failure-codes';
+import type { RefundLedgerEntry } from './refunds';
+
+export const PAYMENT_STATUSES = ['PENDING', 'REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type IntegrationType = 'DIRECT' | 'HOSTED_PAYMENT_PAGE';
+export type NextActionReason = 'hosted_payment_page' | 'three_d_secure';
+
+export const TERMINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['FAILED', 'EXPIRED'];
+
+/** Allowed moves; anything else is a bug the workflow refuses to make. */
+const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  PENDING: ['REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'],
+  REQUIRES_ACTION: ['REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'],
+  PROCESSING: ['SUCCEEDED', 'FAILED'],
+  SUCCEEDED: [],
+  FAILED: [],
+  EXPIRED: [],
+};
+
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export interface CardSummary {
+  brand: CardBrand;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  cardholder_name: string | null;
+  country: string | null;
+}
+
+export interface Address {
+  line1?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  country?: string | null;
+}
+
+export interface BillingDetails {
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone?: string | null;
+  address?: Address | null;
+}
+
+export interface StatusTransitions {
+  requires_action_at: number | null;
+  processing_at: number | null;
+  succeeded_at: number | null;
+  failed_at: number | null;
+  expired_at: number | null;
+}
+
+export interface RefundView extends RefundLedgerEntry {
+  payment_id: string;
+  currency: string;
+  merchant_reference: number | null;
+  reason: string;
+  refund_type: 'FULL' | 'PARTIAL';
+  failure_code: FailureCode | null;
+  failure_message: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+/** Everything a response in either shape needs. */
+export interface PaymentView {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: number;
+  currency: string;
+  status: PaymentStatus;
+  integration_type: IntegrationType;
+  merchant_reference: number | null;
+  description: string | null;
+  card: CardSummary | null;
+  billing_details: BillingDetails | null;
+  failure_code: FailureCode | null;
+  failure_message: string | null;
+  amount_refunded: number;
+  amount_refundable: number;
+  refunds: RefundView[];
+  status_transitions: StatusTransitions;
+  next_action: { reason: NextActionReason; redirect_url: string } | null;
+  refunded_at: number | null;
+  return_url: string | null;
+  customer_ip_address: string | null;
+  merchant_customer_id: string | null;
+  /** Shape B extras. */
+  metadata: Record<string, string> | null;
+  customer: Record<string, string | null> | null;
+  callback_url: string | null;
+  hosted_token: string | null;
+  created_at: number;
+  updated_at: number;
+  /** Increases with every change; the read model ignores older versions. */
+  version: number;
+}
+
+export function emptyTransitions(): StatusTransitions {
+  return { requires_action_at: null, processing_at: null, succeeded_at: null, failed_at: null, expired_at: null };
+}
+
+/** Stamps the status_transitions field of a new status; requires_action_at keeps the first time. */
+export function stampTransition(transitions: StatusTransitions, status: PaymentStatus, at: number): StatusTransitions {
+  const next = { ...transitions };
+  switch (status) {
+    case 'REQUIRES_ACTION': next.requires_action_at ??= at; break;
+    case 'PROCESSING': next.processing_at ??= at; break;
+    case 'SUCCEEDED': next.succeeded_at ??= at; break;
+    case 'FAILED': next.failed_at ??= at; break;
+    case 'EXPIRED': next.expired_at ??= at; break;
+    default: break;
+  }
+  return next;
+}

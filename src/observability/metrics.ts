@@ -1,0 +1,23 @@
+// Prometheus metrics of the API process (GET /metrics).
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'http_requests_total', help: 'HTTP requests by route, method and status.',
+    labelNames: ['route', 'method', 'status'] as const, registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'http_request_duration_seconds', help: 'HTTP request latency by route.',
+    labelNames: ['route', 'method', 'status'] as const, registers: [this.registry],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  });
+  readonly workflowOutcomes = new Counter({
+    name: 'workflow_outcomes_total', help: 'Statuses answered by synchronous workflow operations.',
+    labelNames: ['workflow', 'status'] as const, registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}

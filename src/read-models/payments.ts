@@ -1,0 +1,208 @@
+// The Payment read model: written by PaymentWorkflow's projection activity, read by GET and list.
+import type { DataSource } from 'typeorm';
+import { Payment, Refund, type PaymentRow, type RefundRow } from '../db/entities';
+import type { CardBrand } from '../domain/cards';
+import type { FailureCode } from '../domain/failure-codes';
+import type { IntegrationType, NextActionReason, PaymentStatus, PaymentView, RefundView } from '../domain/payment';
+import type { RefundStatus } from '../domain/refunds';
+import { upsertVersioned } from './versioned-upsert';
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+export function paymentToRow(view: PaymentView): Omit<PaymentRow, 'seq'> {
+  return {
+    id: view.id,
+    merchant_id: view.merchant_id,
+    livemode: view.livemode,
+    amount: view.amount,
+    currency: view.currency,
+    status: view.status,
+    integration_type: view.integration_type,
+    merchant_reference: view.merchant_reference,
+    description: view.description,
+    card_brand: view.card?.brand ?? null,
+    card_last4: view.card?.last4 ?? null,
+    card_exp_month: view.card?.exp_month ?? null,
+    card_exp_year: view.card?.exp_year ?? null,
+    card_holder_name: view.card?.cardholder_name ?? null,
+    card_country: view.card?.country ?? null,
+    billing_details: view.billing_details ? JSON.stringify(view.billing_details) : null,
+    failure_code: view.failure_code,
+    failure_message: view.failure_message,
+    amount_refunded: view.amount_refunded,
+    amount_refundable: view.amount_refundable,
+    next_action_reason: view.next_action?.reason ?? null,
+    next_action_url: view.next_action?.redirect_url ?? null,
+    requires_action_at: view.status_transitions.requires_action_at,
+    processing_at: view.status_transitions.processing_at,
+    succeeded_at: view.status_transitions.succeeded_at,
+    failed_at: view.status_transitions.failed_at,
+    expired_at: view.status_transitions.expired_at,
+    refunded_at: view.refunded_at,
+    return_url: view.return_url,
+    customer_ip_address: view.customer_ip_address,
+    merchant_customer_id: view.merchant_customer_id,
+    metadata: view.metadata ? JSON.stringify(view.metadata) : null,
+    customer: view.customer ? JSON.stringify(view.customer) : null,
+    callback_url: view.callback_url,
+    hosted_token: view.hosted_token,
+    created_at: view.created_at,
+    updated_at: view.updated_at,
+    version: view.version,
+  };
+}
+
+function refundToRow(payment: PaymentView, refund: RefundView, version: number): Omit<RefundRow, 'seq'> {
+  return {
+    id: refund.id,
+    payment_id: payment.id,
+    merchant_id: payment.merchant_id,
+    livemode: payment.livemode,
+    amount: refund.amount,
+    currency: refund.currency,
+    merchant_reference: refund.merchant_reference,
+    reason: refund.reason,
+    refund_type: refund.refund_type,
+    status: refund.status,
+    failure_code: refund.failure_code,
+    failure_message: refund.failure_message,
+    created_at: refund.created_at,
+    updated_at: refund.updated_at,
+    completed_at: refund.completed_at,
+    version,
+  };
+}
+
+export function rowToRefund(row: RefundRow): RefundView {
+  return {
+    id: row.id,
+    payment_id: row.payment_id,
+    amount: row.amount,
+    currency: row.currency,
+    merchant_reference: row.merchant_reference,
+    reason: row.reason,
+    refund_type: row.refund_type as RefundView['refund_type'],
+    status: row.status as RefundStatus,
+    failure_code: row.failure_code as FailureCode | null,
+    failure_message: row.failure_message,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+  };
+}
+
+export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView {
+  return {
+    id: row.id,
+    merchant_id: row.merchant_id,
+    livemode: row.livemode,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status as PaymentStatus,
+    integration_type: row.integration_type as IntegrationType,
+    merchant_reference: row.merchant_reference,
+    description: row.description,
+    card: row.card_last4 === null ? null : {
+      brand: row.card_brand as CardBrand,
+      last4: row.card_last4,
+      exp_month: row.card_exp_month ?? 0,
+      exp_year: row.card_exp_year ?? 0,
+      cardholder_name: row.card_holder_name,
+      country: row.card_country,
+    },
+    billing_details: json(row.billing_details),
+    failure_code: row.failure_code as FailureCode | null,
+    failure_message: row.failure_message,
+    amount_refunded: row.amount_refunded,
+    amount_refundable: row.amount_refundable,
+    refunds: refunds.map(rowToRefund),
+    status_transitions: {
+      requires_action_at: row.requires_action_at,
+      processing_at: row.processing_at,
+      succeeded_at: row.succeeded_at,
+      failed_at: row.failed_at,
+      expired_at: row.expired_at,
+    },
+    next_action: row.next_action_reason && row.next_action_url
+      ? { reason: row.next_action_reason as NextActionReason, redirect_url: row.next_action_url }
+      : null,
+    refunded_at: row.refunded_at,
+    return_url: row.return_url,
+    customer_ip_address: row.customer_ip_address,
+    merchant_customer_id: row.merchant_customer_id,
+    metadata: json(row.metadata),
+    customer: json(row.customer),
+    callback_url: row.callback_url,
+    hosted_token: row.hosted_token,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version,
+  };
+}
+
+/** One transaction: the Payment row and its Refund rows move together. */
+export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    await upsertVersioned(manager, Payment, paymentToRow(view));
+    for (const refund of view.refunds) await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
+  });
+}
+
+export interface Scope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+export async function findPayment(dataSource: DataSource, scope: Scope, id: string): Promise<PaymentView | null> {
+  const row = await dataSource.getRepository(Payment).findOneBy({ id, merchant_id: scope.merchantId, livemode: scope.livemode });
+  if (!row) return null;
+  const refunds = await dataSource.getRepository(Refund).find({ where: { payment_id: id }, order: { seq: 'ASC' } });
+  return rowToPayment(row, refunds);
+}
+
+export async function findPaymentByHostedToken(dataSource: DataSource, token: string): Promise<PaymentView | null> {
+  const row = await dataSource.getRepository(Payment).findOneBy({ hosted_token: token });
+  return row ? rowToPayment(row, []) : null;
+}
+
+export interface PaymentListQuery {
+  limit: number;
+  startingAfter?: string;
+  endingBefore?: string;
+  statuses?: PaymentStatus[];
+  createdGte?: number;
+  createdLt?: number;
+}
+
+export type CursorLookup = { ok: true; seq: number } | { ok: false };
+
+/**
+ * Newest first by insertion sequence: stable across pages even while Payments are created, since
+ * a new Payment always sorts before every existing one.
+ */
+export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
+  const repo = dataSource.getRepository(Payment);
+  const cursorId = query.startingAfter ?? query.endingBefore;
+  let cursorSeq: number | null = null;
+  if (cursorId) {
+    const cursor = await repo.findOne({ select: { seq: true }, where: { id: cursorId, merchant_id: scope.merchantId, livemode: scope.livemode } });
+    if (!cursor) return { cursorNotFound: query.startingAfter ? 'starting_after' : 'ending_before' };
+    cursorSeq = cursor.seq;
+  }
+  const qb = repo.createQueryBuilder('p')
+    .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
+  if (query.statuses?.length) qb.andWhere('p.status IN (:...statuses)', { statuses: query.statuses });
+  if (query.createdGte !== undefined) qb.andWhere('p.created_at >= :gte', { gte: query.createdGte });
+  if (query.createdLt !== undefined) qb.andWhere('p.created_at < :lt', { lt: query.createdLt });
+  const backward = query.endingBefore !== undefined;
+  if (cursorSeq !== null) qb.andWhere(backward ? 'p.seq > :cursor' : 'p.seq < :cursor', { cursor: cursorSeq });
+  qb.orderBy('p.seq', backward ? 'ASC' : 'DESC').limit(query.limit + 1);
+  const rows = await qb.getMany();
+  const hasMore = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (backward) page.reverse();
+  const refunds = page.length
+    ? await dataSource.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: page.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
+    : [];
+  return { data: page.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id))), hasMore };
+}

@@ -1,0 +1,26 @@
+// Projections are written with a version guard: an older snapshot never overwrites a newer one, so
+// retried or reordered activities cannot move a row backwards. Portable across MySQL and SQLite.
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { isDuplicateKeyError } from '../api/idempotency';
+
+export async function upsertVersioned<T extends ObjectLiteral & { id: string; version: number }>(
+  manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>,
+): Promise<void> {
+  const repo = manager.getRepository(target);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const updated = await repo.createQueryBuilder()
+      .update()
+      .set(row as never)
+      .where('id = :id AND version < :version', { id: row.id, version: row.version })
+      .execute();
+    if (updated.affected) return;
+    const exists = await repo.createQueryBuilder('r').select('r.version', 'version').where('r.id = :id', { id: row.id }).getRawOne();
+    if (exists) return; // already at this version or newer
+    try {
+      await repo.insert(row as never);
+      return;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // a concurrent insert won: try the guarded update again
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// Creating Payments: the business rules of a create, then the PaymentWorkflow via Update-with-Start.
+import type { Client } from '@temporalio/client';
+import type { AuthContext, Deps } from '../api/context';
+import { updateWithStart, WorkflowClosedError } from '../api/temporal-calls';
+import type { Config } from '../config';
+import { cardExpired, maskedCard } from '../domain/cards';
+import { ApiError } from '../domain/errors';
+import { randomBase62 } from '../domain/ids';
+import { emptyTransitions, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
+import { findPayment } from '../read-models/payments';
+import { searchAttributesFor } from '../temporal/search-attributes';
+import type { CreateOutcome, PaymentSettings, PaymentWorkflowInput } from '../../workflows/payment';
+import { assertProvisioned, enabledCurrency } from './merchant-rules';
+
+export interface NewPayment {
+  integrationType: IntegrationType;
+  amount: number;
+  currency: string;
+  merchantReference: number | null;
+  description: string | null;
+  billingDetails: BillingDetails | null;
+  customerIpAddress: string;
+  merchantCustomerId: string | null;
+  returnUrl: string;
+  card?: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name?: string | null };
+  metadata?: Record<string, string> | null;
+  customer?: Record<string, string | null> | null;
+  callbackUrl?: string | null;
+}
+
+export function paymentSettings(config: Config, paymentId: string): PaymentSettings {
+  return {
+    actionTtlSeconds: config.paymentActionTtlSeconds,
+    abandonAfterSeconds: config.paymentActionTtlSeconds,
+    refundWindowSeconds: config.refundWindowSeconds,
+    notifyUrl: `${config.publicBaseUrl}/internal/provider/notifications`,
+    authenticationReturnUrl: `${config.publicBaseUrl}/checkout/return/${paymentId}`,
+    pollIntervalSeconds: 1,
+    maxPollIntervalSeconds: 300,
+  };
+}
+
+export function hostedPageUrl(config: Config, token: string): string {
+  return `${config.publicBaseUrl}/checkout/${token}`;
+}
+
+export class PaymentService {
+  constructor(private readonly deps: Deps) {}
+
+  private get temporal(): Client {
+    return this.deps.temporal;
+  }
+
+  /** Creates (or, on a same-key retry, continues) the Payment bound to `paymentId`. */
+  async create(auth: AuthContext, request: NewPayment, paymentId: string, retry: boolean): Promise<PaymentView> {
+    const { config } = this.deps;
+    assertProvisioned(auth, config);
+    const currency = enabledCurrency(auth, request.currency);
+    const scope = { merchantId: auth.merchant.id, livemode: auth.livemode };
+    if (retry) {
+      // An earlier attempt may have finished the Payment before it could save its answer.
+      const existing = await findPayment(this.deps.dataSource, scope, paymentId);
+      if (existing) return existing;
+    }
+
+    let cardToken: string | null = null;
+    let card: CardSummary | null = null;
+    let expired = false;
+    if (request.card) {
+      cardToken = await this.deps.vault.tokenize(auth.merchant.id, request.card, `tok_${paymentId.slice(4)}`);
+      card = {
+        ...maskedCard(request.card.number),
+        exp_month: request.card.exp_month,
+        exp_year: request.card.exp_year,
+        cardholder_name: request.card.holder_name ?? null,
+        country: null,
+      };
+      expired = cardExpired(request.card.exp_month, request.card.exp_year, new Date());
+    }
+    const hostedToken = request.integrationType === 'HOSTED_PAYMENT_PAGE' ? randomBase62(32) : null;
+    const now = Math.floor(Date.now() / 1000);
+    const payment: PaymentView = {
+      id: paymentId,
+      merchant_id: auth.merchant.id,
+      livemode: auth.livemode,
+      amount: request.amount,
+      currency,
+      status: 'PENDING',
+      integration_type: request.integrationType,
+      merchant_reference: request.merchantReference,
+      description: request.description,
+      card,
+      billing_details: request.billingDetails,
+      failure_code: null,
+      failure_message: null,
+      amount_refunded: 0,
+      amount_refundable: 0,
+      refunds: [],
+      status_transitions: emptyTransitions(),
+      next_action: hostedToken ? { reason: 'hosted_payment_page', redirect_url: hostedPageUrl(config, hostedToken) } : null,
+      refunded_at: null,
+      return_url: request.returnUrl,
+      customer_ip_address: request.customerIpAddress,
+      merchant_customer_id: request.merchantCustomerId,
+      metadata: request.metadata ?? null,
+      customer: request.customer ?? null,
+      callback_url: request.callbackUrl ?? null,
+      hosted_token: hostedToken,
+      created_at: now,
+      updated_at: now,
+      version: 0,
+    };
+    const input: PaymentWorkflowInput = { payment, cardToken, cardExpired: expired, settings: paymentSettings(config, paymentId) };
+    let outcome: CreateOutcome;
+    try {
+      outcome = await updateWithStart<CreateOutcome, [PaymentWorkflowInput]>(this.temporal, config.workflowUpdateTimeoutMs, 'create', {
+        workflowType: 'PaymentWorkflow',
+        workflowId: paymentId,
+        taskQueue: config.taskQueue,
+        args: [input],
+        searchAttributes: searchAttributesFor({ objectType: 'payment', merchantId: auth.merchant.id, livemode: auth.livemode, amount: request.amount, currency, status: 'PENDING' }),
+        memo: { summary: `${auth.merchant.name}: ${request.amount} ${currency} (${request.integrationType})` },
+      });
+    } catch (error) {
+      if (error instanceof WorkflowClosedError) {
+        const existing = await findPayment(this.deps.dataSource, scope, paymentId);
+        if (existing) return existing;
+        throw new ApiError('service_unavailable');
+      }
+      throw error;
+    }
+    if (!outcome.ok) throw providerError(outcome);
+    return outcome.payment;
+  }
+}
+
+function providerError(outcome: Extract<CreateOutcome, { ok: false }>): ApiError {
+  switch (outcome.reason) {
+    case 'rate_limited': return new ApiError('rate_limit_exceeded', { retryAfterSeconds: outcome.retryAfterSeconds });
+    case 'unverifiable': return new ApiError('processing_error');
+    case 'unavailable': return new ApiError('service_unavailable', { retryAfterSeconds: outcome.retryAfterSeconds });
+  }
+}

@@ -1,0 +1,84 @@
+// Starts `temporal server start-dev` (the Temporal CLI built by scripts/temporal-cli.sh) with our
+// search attributes registered, for `npm start` and for the test suite.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../config';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from './search-attributes';
+
+export interface DevServerOptions {
+  port: number;
+  /** null runs it headless. */
+  uiPort: number | null;
+  /** null keeps everything in memory. */
+  dbFile: string | null;
+  logFile: string;
+  extraArgs?: string[];
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Path of a Temporal CLI, building it on first use (see scripts/temporal-cli.sh). */
+export function temporalCliPath(): string {
+  const result = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'temporal-cli.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const cli = result.stdout.trim().split('\n').pop() ?? '';
+  if (result.status !== 0 || !cli) throw new Error('could not provide a Temporal CLI (see the message above)');
+  return cli;
+}
+
+export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(port, host);
+      socket.once('connect', () => { socket.destroy(); resolve(); });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listened on ${host}:${port} within ${timeoutMs} ms`));
+        else setTimeout(attempt, 200);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const cli = temporalCliPath();
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  if (options.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  if (options.dbFile) {
+    fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...(options.extraArgs ?? []));
+  fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const log = fs.openSync(options.logFile, 'a');
+  const child = spawn(cli, args, { stdio: ['ignore', log, log], detached: false });
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await Promise.race([
+    waitForPort(options.port),
+    exited.then(() => { throw new Error(`temporal server exited early; see ${options.logFile}`); }),
+  ]);
+  if (options.uiPort !== null) await waitForPort(options.uiPort).catch(() => undefined);
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: options.uiPort === null ? null : `http://127.0.0.1:${options.uiPort}`,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Starts the real services once for the integration suite: MariaDB (fresh database), a Temporal
+// dev server, the sandbox acquirer and one worker process. Tests start their own API in-process.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import { Connection } from '@temporalio/client';
+import { PROJECT_ROOT } from '../../src/config';
+import { migrate } from '../../src/db/migrate';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { TEST_LOG_DIR, spawnTs, waitForLog } from './processes';
+import { TEST_ENV, workerEnv } from './test-env';
+
+async function recreateDatabase(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const name = parsed.pathname.slice(1);
+  const connection = await mysql.createConnection({ host: parsed.hostname, port: Number(parsed.port || 3306), user: parsed.username || 'root', password: parsed.password });
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await connection.end();
+  }
+}
+
+export default async function globalSetup(): Promise<void> {
+  fs.rmSync(TEST_LOG_DIR, { recursive: true, force: true });
+  fs.mkdirSync(TEST_LOG_DIR, { recursive: true });
+  execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'ensure-mariadb.sh'), TEST_ENV.databaseUrl], { stdio: 'inherit' });
+  await recreateDatabase(TEST_ENV.databaseUrl);
+  await migrate(TEST_ENV.databaseUrl);
+
+  const temporal = await startDevServer({
+    port: TEST_ENV.temporalPort,
+    uiPort: TEST_ENV.temporalUiPort,
+    dbFile: null,
+    logFile: path.join(TEST_LOG_DIR, 'temporal.log'),
+  });
+  const connection = await Connection.connect({ address: temporal.address });
+  for (let i = 0; i < 50; i += 1) {
+    try {
+      await connection.workflowService.describeNamespace({ namespace: 'default' });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await connection.close();
+
+  const sandbox = spawnTs('sandbox', 'src/provider/sandbox/main.ts', {
+    SANDBOX_PORT: String(TEST_ENV.sandboxPort),
+    SANDBOX_SETTLE_MS: String(TEST_ENV.settleMs),
+    SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
+  });
+  await waitForLog(sandbox.logFile, 'listening');
+  const worker = spawnTs('worker', 'workers/main.ts', workerEnv());
+  await waitForLog(worker.logFile, 'worker running', 120_000);
+
+  (globalThis as Record<string, unknown>).__TEST_SERVICES__ = { temporal, sandbox, worker };
+}

@@ -1,0 +1,24 @@
+// The shared test environment: names and ports of the real services the integration suite uses.
+export const TEST_ENV = {
+  databaseUrl: process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/payments_test',
+  temporalPort: Number(process.env.TEST_TEMPORAL_PORT ?? 17233),
+  temporalUiPort: Number(process.env.TEST_TEMPORAL_UI_PORT ?? 18233),
+  sandboxPort: Number(process.env.TEST_SANDBOX_PORT ?? 13100),
+  taskQueue: 'payments-test',
+  settleMs: 300,
+  notifySecret: 'test-notify-secret',
+  vaultKey: 'a1'.repeat(32),
+  actionTtlSeconds: 8,
+};
+
+export function workerEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: TEST_ENV.databaseUrl,
+    TEMPORAL_ADDRESS: `127.0.0.1:${TEST_ENV.temporalPort}`,
+    TEMPORAL_TASK_QUEUE: TEST_ENV.taskQueue,
+    SANDBOX_URL: `http://127.0.0.1:${TEST_ENV.sandboxPort}`,
+    VAULT_KEY: TEST_ENV.vaultKey,
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}

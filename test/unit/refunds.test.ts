@@ -1,0 +1,164 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import {
+  type RefundLedgerEntry,
+  type RefundStatus,
+  amountRefundable,
+  amountRefunded,
+  checkRefund,
+  refundType,
+} from '../../src/domain/refunds';
+
+let nextId = 0;
+const entry = (amount: number, status: RefundStatus): RefundLedgerEntry => ({ id: `ref_${nextId++}`, amount, status });
+
+describe('amountRefunded', () => {
+  it('sums only SUCCEEDED refunds', () => {
+    expect(amountRefunded(1000, [])).toBe(0);
+    expect(
+      amountRefunded(1000, [entry(100, 'SUCCEEDED'), entry(200, 'PENDING'), entry(300, 'PROCESSING'), entry(50, 'FAILED'), entry(25, 'SUCCEEDED')]),
+    ).toBe(125);
+  });
+});
+
+describe('amountRefundable', () => {
+  it('is the whole amount for a SUCCEEDED Payment without refunds', () => {
+    expect(amountRefundable('SUCCEEDED', 1000, [])).toBe(1000);
+  });
+
+  it('subtracts succeeded and in-progress refunds but not failed ones', () => {
+    const entries = [entry(100, 'SUCCEEDED'), entry(200, 'PENDING'), entry(300, 'PROCESSING'), entry(400, 'FAILED')];
+    expect(amountRefundable('SUCCEEDED', 1000, entries)).toBe(400);
+  });
+
+  it('is 0 for any Payment that is not SUCCEEDED', () => {
+    for (const status of ['PENDING', 'REQUIRES_ACTION', 'PROCESSING', 'FAILED', 'EXPIRED', 'succeeded', '']) {
+      expect(amountRefundable(status, 1000, [])).toBe(0);
+    }
+  });
+
+  it('never goes below 0', () => {
+    expect(amountRefundable('SUCCEEDED', 1000, [entry(800, 'SUCCEEDED'), entry(800, 'PENDING')])).toBe(0);
+  });
+});
+
+describe('refundType', () => {
+  it('spec 2.6 rule 1: the full amount with nothing succeeded or in progress is FULL', () => {
+    expect(refundType(1000, 1000, [])).toBe('FULL');
+  });
+
+  it('spec 2.6 rule 2: the remainder after a succeeded partial refund is PARTIAL', () => {
+    expect(refundType(1000, 600, [entry(400, 'SUCCEEDED')])).toBe('PARTIAL');
+  });
+
+  it('spec 2.6 rule 3: a failed partial refund does not prevent a later FULL', () => {
+    expect(refundType(1000, 1000, [entry(400, 'FAILED')])).toBe('FULL');
+    expect(refundType(1000, 1000, [entry(1000, 'FAILED'), entry(1, 'FAILED')])).toBe('FULL');
+  });
+
+  it('an in-progress refund makes any new refund PARTIAL', () => {
+    expect(refundType(1000, 1000, [entry(1, 'PENDING')])).toBe('PARTIAL');
+    expect(refundType(1000, 1000, [entry(1, 'PROCESSING')])).toBe('PARTIAL');
+  });
+
+  it('less than the full amount is PARTIAL', () => {
+    expect(refundType(1000, 999, [])).toBe('PARTIAL');
+    expect(refundType(1000, 1, [])).toBe('PARTIAL');
+  });
+});
+
+describe('checkRefund', () => {
+  it('refuses a Payment that is not SUCCEEDED, before looking at the amount', () => {
+    expect(checkRefund('PROCESSING', 1000, 5000, [])).toEqual({ ok: false, code: 'payment_not_refundable' });
+    expect(checkRefund('FAILED', 1000, 100, [])).toEqual({ ok: false, code: 'payment_not_refundable' });
+  });
+
+  it('accepts up to amount_refundable and refuses one minor unit more', () => {
+    const entries = [entry(300, 'SUCCEEDED'), entry(200, 'PROCESSING')];
+    expect(checkRefund('SUCCEEDED', 1000, 500, entries)).toEqual({ ok: true, refundType: 'PARTIAL' });
+    expect(checkRefund('SUCCEEDED', 1000, 501, entries)).toEqual({ ok: false, code: 'amount_exceeds_refundable' });
+  });
+
+  it('spec 4.5 rule 2: nothing left gives amount_exceeds_refundable for any amount', () => {
+    const entries = [entry(1000, 'SUCCEEDED')];
+    expect(checkRefund('SUCCEEDED', 1000, 1, entries)).toEqual({ ok: false, code: 'amount_exceeds_refundable' });
+  });
+
+  it('returns FULL for the whole amount of an untouched Payment', () => {
+    expect(checkRefund('SUCCEEDED', 1000, 1000, [])).toEqual({ ok: true, refundType: 'FULL' });
+    expect(checkRefund('SUCCEEDED', 1000, 1000, [entry(1000, 'FAILED')])).toEqual({ ok: true, refundType: 'FULL' });
+  });
+
+  it('refuses non-positive or fractional amounts', () => {
+    for (const requested of [0, -1, 0.5, Number.NaN]) {
+      expect(checkRefund('SUCCEEDED', 1000, requested, [])).toEqual({ ok: false, code: 'amount_exceeds_refundable' });
+    }
+  });
+
+  it('serialised concurrent requests cannot overdraw the Payment', () => {
+    const entries: RefundLedgerEntry[] = [];
+    for (const requested of [600, 600]) {
+      const result = checkRefund('SUCCEEDED', 1000, requested, entries);
+      if (result.ok) entries.push(entry(requested, 'PENDING'));
+    }
+    expect(entries).toHaveLength(1);
+    expect(amountRefundable('SUCCEEDED', 1000, entries)).toBe(400);
+  });
+});
+
+type Op =
+  | { kind: 'request'; amount: number }
+  | { kind: 'transition'; index: number; to: RefundStatus };
+
+// Transitions of spec 3.2: PENDING -> PROCESSING | SUCCEEDED | FAILED, PROCESSING -> SUCCEEDED | FAILED.
+const NEXT: Record<RefundStatus, RefundStatus[]> = {
+  PENDING: ['PROCESSING', 'SUCCEEDED', 'FAILED'],
+  PROCESSING: ['SUCCEEDED', 'FAILED'],
+  SUCCEEDED: [],
+  FAILED: [],
+};
+
+describe('refund ledger (property)', () => {
+  it('never lets refundable go negative or active refunds exceed the amount', () => {
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('request' as const), amount: fc.integer({ min: -5, max: 1200 }) }),
+      fc.record({
+        kind: fc.constant('transition' as const),
+        index: fc.nat(),
+        to: fc.constantFrom<RefundStatus>('PROCESSING', 'SUCCEEDED', 'FAILED'),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(op, { maxLength: 60 }), (paymentAmount, ops) => {
+        const entries: RefundLedgerEntry[] = [];
+        for (const o of ops) {
+          if (o.kind === 'request') {
+            const before = amountRefundable('SUCCEEDED', paymentAmount, entries);
+            const wasUntouched = !entries.some((e) => e.status !== 'FAILED');
+            const result = checkRefund('SUCCEEDED', paymentAmount, o.amount, entries);
+            if (result.ok) {
+              expect(o.amount).toBeGreaterThanOrEqual(1);
+              expect(o.amount).toBeLessThanOrEqual(before);
+              expect(result.refundType).toBe(wasUntouched && o.amount === paymentAmount ? 'FULL' : 'PARTIAL');
+              entries.push(entry(o.amount, 'PENDING'));
+            } else {
+              expect(result.code).toBe('amount_exceeds_refundable');
+              expect(before === 0 || o.amount > before || o.amount < 1).toBe(true);
+            }
+          } else if (entries.length > 0) {
+            const target = entries[o.index % entries.length]!;
+            if (NEXT[target.status].includes(o.to)) target.status = o.to;
+          }
+
+          const refundable = amountRefundable('SUCCEEDED', paymentAmount, entries);
+          const active = entries.filter((e) => e.status !== 'FAILED').reduce((s, e) => s + e.amount, 0);
+          expect(refundable).toBeGreaterThanOrEqual(0);
+          expect(active).toBeLessThanOrEqual(paymentAmount);
+          expect(refundable).toBe(paymentAmount - active);
+          expect(amountRefunded(paymentAmount, entries)).toBeLessThanOrEqual(active);
+          expect(amountRefunded(paymentAmount, entries) + refundable).toBeLessThanOrEqual(paymentAmount);
+        }
+      }),
+    );
+  });
+});

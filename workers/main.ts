@@ -1,0 +1,16 @@
+// `npm run worker`: one worker process. Stateless: run as many as the load needs.
+import { config } from '../src/config';
+import { createLogger } from '../src/observability/logger';
+import { startWorker } from './worker';
+
+const logger = createLogger('worker', config().logLevel);
+startWorker(config()).then((running) => {
+  logger.info({ taskQueue: config().taskQueue }, 'worker running');
+  const stop = () => { running.shutdown().then(() => process.exit(0), () => process.exit(1)); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  running.run.catch((error: unknown) => { logger.error({ err: String(error) }, 'worker stopped'); process.exit(1); });
+}, (error: unknown) => {
+  logger.error({ err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+// The Temporal worker: PaymentWorkflow, RefundWorkflow, PayoutWorkflow and their activities.
+import path from 'node:path';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createPaymentActivities } from '../activities/payment';
+import type { ActivityDeps } from '../activities/deps';
+import type { Config } from '../src/config';
+import { openDataSource } from '../src/db/data-source';
+import { createLogger } from '../src/observability/logger';
+import { HttpProviderClient } from '../src/provider/http-client';
+import { CardVaultStore } from '../src/vault/card-vault';
+import { SecretBox } from '../src/vault/crypto';
+
+export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundled once per process: the worker and replay tests share it. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  return bundle;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  run: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function createActivityDeps(config: Config): Promise<ActivityDeps> {
+  const dataSource = await openDataSource(config.databaseUrl);
+  const box = new SecretBox(config.vaultKeyHex);
+  return {
+    dataSource,
+    vault: new CardVaultStore(dataSource, box),
+    providers: {
+      test: new HttpProviderClient({ baseUrl: config.sandboxUrl }),
+      live: config.liveProviderUrl ? new HttpProviderClient({ baseUrl: config.liveProviderUrl }) : null,
+    },
+    logger: createLogger('worker', config.logLevel),
+  };
+}
+
+export async function startWorker(config: Config): Promise<RunningWorker> {
+  const deps = await createActivityDeps(config);
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: { ...createPaymentActivities(deps) },
+    maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
+  });
+  const run = worker.run();
+  return {
+    worker,
+    run,
+    async shutdown() {
+      worker.shutdown();
+      await run.catch(() => undefined);
+      await connection.close();
+      await deps.dataSource.destroy();
+    },
+  };
+}

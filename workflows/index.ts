@@ -1,0 +1,3 @@
+// Every workflow type the worker registers.
+export { PaymentWorkflow } from './payment';
+export { RefundWorkflow } from './refund';

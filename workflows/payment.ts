@@ -1,0 +1,390 @@
+// PaymentWorkflow: one per Payment (workflow id = payment id). It is the single writer of its
+// Payment: authentication with the provider, the 3D Secure redirect loop, expiry, settlement, and
+// afterwards the refundable balance, which it guards for the refund window. Deterministic: it
+// imports only @temporalio/workflow, activity types and pure domain modules.
+import {
+  ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal,
+  defineUpdate, proxyActivities, setHandler, sleep, startChild, upsertSearchAttributes, workflowInfo,
+} from '@temporalio/workflow';
+import type { PaymentActivities } from '../activities/payment';
+import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
+import { emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
+import { amountRefundable, amountRefunded, checkRefund, refundType } from '../src/domain/refunds';
+import type { AuthorizationResult, ProviderCardSummary } from '../src/provider/types';
+import { ObjectStatusKey, searchAttributesFor } from '../src/temporal/search-attributes';
+import { RefundWorkflow, type RefundProgress } from './refund';
+
+export interface PaymentSettings {
+  actionTtlSeconds: number;
+  /** A create that never got a provider answer (429/502/503 and no retry) is dropped after this. */
+  abandonAfterSeconds: number;
+  refundWindowSeconds: number;
+  /** Provider notifications about authentication steps are POSTed here. */
+  notifyUrl: string;
+  /** Where the 3DS page sends the browser; the service forwards it to the merchant. */
+  authenticationReturnUrl: string;
+  pollIntervalSeconds: number;
+  maxPollIntervalSeconds: number;
+}
+
+export interface PaymentWorkflowInput {
+  payment: PaymentView;
+  /** Vault token of the card (Direct). The card itself never enters the workflow. */
+  cardToken: string | null;
+  cardExpired: boolean;
+  settings: PaymentSettings;
+  /** Carried across continue-as-new. */
+  carried?: { created: boolean; providerId: string | null; settleAt: number | null };
+}
+
+export type CreateOutcome =
+  | { ok: true; payment: PaymentView }
+  | { ok: false; reason: 'rate_limited' | 'unverifiable' | 'unavailable'; retryAfterSeconds: number | null };
+
+export interface HostedCardSubmission {
+  cardToken: string;
+  card: NonNullable<PaymentView['card']>;
+  cardExpired: boolean;
+}
+
+export interface RefundCommand {
+  refundId: string;
+  amount: number;
+  reason: string;
+  merchantReference: number | null;
+}
+
+/** Registers the Payment and, for Direct payments, authenticates the card with the provider. */
+export const createUpdate = defineUpdate<CreateOutcome, []>('create');
+/** The shopper submitted the hosted payment page. */
+export const submitHostedCardUpdate = defineUpdate<CreateOutcome, [HostedCardSubmission]>('submitHostedCard');
+/** The provider told us an authentication step changed; we read the authoritative state. */
+export const providerEventUpdate = defineUpdate<PaymentView, []>('providerEvent');
+export const refundUpdate = defineUpdate<RefundView, [RefundCommand]>('refund');
+export const refundProgressSignal = defineSignal<[RefundProgress]>('refundProgress');
+export const paymentQuery = defineQuery<PaymentView>('payment');
+
+const SYNC_OPTIONS = {
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
+} as const;
+
+const provider = proxyActivities<PaymentActivities>(SYNC_OPTIONS);
+const store = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
+
+export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentView> {
+  const settings = input.settings;
+  let payment: PaymentView = input.payment;
+  let created = input.carried?.created ?? false;
+  let providerId = input.carried?.providerId ?? null;
+  let settleAt = input.carried?.settleAt ?? null;
+  let cardToken = input.cardToken;
+  let cardExpired = input.cardExpired;
+  let busy = false;
+  let projectedVersion = created ? payment.version : -1;
+  let stopProjector = false;
+
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  /** Every change goes through here: new version, transition stamps, balance, search attributes. */
+  function change(patch: Partial<PaymentView>): void {
+    const next = { ...payment, ...patch };
+    if (patch.status && patch.status !== payment.status) {
+      next.status_transitions = stampTransition(next.status_transitions ?? emptyTransitions(), patch.status, nowSeconds());
+      upsertSearchAttributes([{ key: ObjectStatusKey, value: patch.status }]);
+    }
+    next.amount_refunded = amountRefunded(next.amount, next.refunds);
+    next.amount_refundable = amountRefundable(next.status, next.amount, next.refunds);
+    next.refunded_at = fullyRefunded(next) ? (next.refunded_at ?? nowSeconds()) : null;
+    next.updated_at = nowSeconds();
+    next.version = payment.version + 1;
+    payment = next;
+  }
+
+  /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
+  async function projected(): Promise<void> {
+    const target = payment.version;
+    await condition(() => projectedVersion >= target);
+  }
+
+  async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    await condition(() => !busy);
+    busy = true;
+    try {
+      return await fn();
+    } finally {
+      busy = false;
+    }
+  }
+
+  function applyAuthorization(result: Extract<AuthorizationResult, { providerId: string }>): void {
+    providerId = result.providerId;
+    const card = mergeCard(payment.card, result.card);
+    switch (result.kind) {
+      case 'processing':
+        settleAt = result.settleAt;
+        change({ status: 'PROCESSING', card, next_action: null });
+        break;
+      case 'succeeded':
+        change({ status: 'SUCCEEDED', card, next_action: null });
+        break;
+      case 'declined':
+        fail(result.failureCode, card);
+        break;
+      case 'requires_action':
+        change({ status: 'REQUIRES_ACTION', card, next_action: { reason: 'three_d_secure', redirect_url: result.redirectUrl } });
+        break;
+    }
+  }
+
+  function fail(code: FailureCode, card = payment.card): void {
+    change({ status: 'FAILED', card, failure_code: code, failure_message: failureMessage(code), next_action: null });
+  }
+
+  /** Authenticates the vaulted card. Provider answers that prove nothing leave the Payment unregistered. */
+  async function authenticate(token: string, expired: boolean): Promise<CreateOutcome> {
+    if (expired) {
+      await provider.shredCard(token);
+      fail('expired_card');
+      return { ok: true, payment };
+    }
+    let result: AuthorizationResult;
+    try {
+      result = await provider.authorizeCard({
+        paymentId: payment.id,
+        livemode: payment.livemode,
+        cardToken: token,
+        amount: payment.amount,
+        currency: payment.currency,
+        cardholderName: payment.card?.cardholder_name ?? null,
+        expMonth: payment.card?.exp_month ?? 0,
+        expYear: payment.card?.exp_year ?? 0,
+        returnUrl: settings.authenticationReturnUrl,
+        notifyUrl: settings.notifyUrl,
+      });
+    } catch {
+      return { ok: false, reason: 'unavailable', retryAfterSeconds: null };
+    }
+    if (result.kind === 'rate_limited' || result.kind === 'unavailable') {
+      return { ok: false, reason: result.kind, retryAfterSeconds: result.retryAfterSeconds };
+    }
+    if (result.kind === 'unverifiable') return { ok: false, reason: 'unverifiable', retryAfterSeconds: null };
+    applyAuthorization(result);
+    return { ok: true, payment };
+  }
+
+  /** Reads the provider's current answer for this authorization. */
+  async function refreshFromProvider(): Promise<void> {
+    if (!providerId) return;
+    const result = await provider.getAuthorization({ providerId, livemode: payment.livemode });
+    if (result.kind === 'not_found' || result.kind === 'uncertain') return;
+    if (result.kind === 'rate_limited' || result.kind === 'unverifiable' || result.kind === 'unavailable') return;
+    const unchanged = result.kind === 'requires_action' && payment.status === 'REQUIRES_ACTION'
+      && payment.next_action?.redirect_url === result.redirectUrl;
+    if (!unchanged && !(result.kind === 'processing' && payment.status === 'PROCESSING')) applyAuthorization(result);
+    if (result.kind === 'processing') settleAt = result.settleAt;
+  }
+
+  setHandler(paymentQuery, () => payment);
+
+  setHandler(createUpdate, async (): Promise<CreateOutcome> => {
+    return exclusive(async () => {
+      if (created) return { ok: true, payment };
+      let outcome: CreateOutcome = { ok: true, payment };
+      if (payment.integration_type === 'DIRECT') {
+        if (!cardToken) throw ApplicationFailure.nonRetryable('direct payment without a card token');
+        outcome = await authenticate(cardToken, cardExpired);
+        if (!outcome.ok) return outcome;
+      } else {
+        change({ status: 'REQUIRES_ACTION' });
+      }
+      created = true;
+      await projected();
+      return { ok: true, payment };
+    });
+  });
+
+  setHandler(submitHostedCardUpdate, async (submission): Promise<CreateOutcome> => {
+    return exclusive(async () => {
+      if (payment.status !== 'REQUIRES_ACTION' || payment.next_action?.reason !== 'hosted_payment_page' || providerId) {
+        await provider.shredCard(submission.cardToken);
+        return { ok: true, payment };
+      }
+      change({ card: submission.card });
+      cardToken = submission.cardToken;
+      cardExpired = submission.cardExpired;
+      const outcome = await authenticate(submission.cardToken, submission.cardExpired);
+      if (outcome.ok) await projected();
+      return outcome.ok ? { ok: true, payment } : outcome;
+    });
+  }, {
+    validator: (_submission) => {
+      if (!created) throw new Error('payment not created yet');
+    },
+  });
+
+  setHandler(providerEventUpdate, async () => {
+    return exclusive(async () => {
+      await refreshFromProvider();
+      await projected();
+      return payment;
+    });
+  });
+
+  setHandler(refundUpdate, async (command): Promise<RefundView> => {
+    let refund = payment.refunds.find((r) => r.id === command.refundId);
+    if (!refund) {
+      const now = nowSeconds();
+      refund = {
+        id: command.refundId,
+        payment_id: payment.id,
+        amount: command.amount,
+        currency: payment.currency,
+        merchant_reference: command.merchantReference,
+        reason: command.reason,
+        refund_type: refundType(payment.amount, command.amount, payment.refunds),
+        status: 'PENDING',
+        failure_code: null,
+        failure_message: null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      };
+      // Reserve before the first await: concurrent refunds see this amount as taken.
+      change({ refunds: [...payment.refunds, refund] });
+      await startChild(RefundWorkflow, {
+        workflowId: command.refundId,
+        args: [{
+          refund,
+          livemode: payment.livemode,
+          merchantId: payment.merchant_id,
+          paymentWorkflowId: payment.id,
+          authorizationId: providerId ?? '',
+          pollIntervalSeconds: settings.pollIntervalSeconds,
+          maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
+        }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: refundSearchAttributes(payment, refund),
+      });
+    }
+    const id = command.refundId;
+    await condition(() => payment.refunds.find((r) => r.id === id)!.status !== 'PENDING');
+    await projected();
+    return payment.refunds.find((r) => r.id === id)!;
+  }, {
+    validator: (command) => {
+      if (payment.refunds.some((r) => r.id === command.refundId)) return; // a retry of an accepted refund
+      const check = checkRefund(payment.status, payment.amount, command.amount, payment.refunds);
+      if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
+    },
+  });
+
+  setHandler(refundProgressSignal, (progress) => {
+    const index = payment.refunds.findIndex((r) => r.id === progress.refundId);
+    if (index < 0) return;
+    const current = payment.refunds[index]!;
+    if (current.status === 'SUCCEEDED' || current.status === 'FAILED' || current.status === progress.status) return;
+    const now = nowSeconds();
+    const updated: RefundView = {
+      ...current,
+      status: progress.status,
+      failure_code: progress.failureCode,
+      failure_message: progress.failureCode ? failureMessage(progress.failureCode) : null,
+      updated_at: now,
+      completed_at: progress.status === 'SUCCEEDED' || progress.status === 'FAILED' ? now : null,
+    };
+    const refunds = payment.refunds.slice();
+    refunds[index] = updated;
+    change({ refunds });
+  });
+
+  // The projector: the one place that writes the read model, always the latest version.
+  const projector = (async () => {
+    for (;;) {
+      await condition(() => (created && payment.version > projectedVersion) || stopProjector);
+      if (created && payment.version > projectedVersion) {
+        const snapshot = payment;
+        await store.recordPayment(snapshot);
+        projectedVersion = snapshot.version;
+      } else if (stopProjector) {
+        return;
+      }
+    }
+  })();
+
+  async function finish(): Promise<PaymentView> {
+    stopProjector = true;
+    await projector;
+    await condition(allHandlersFinished);
+    return payment;
+  }
+
+  // 1. Wait to be created. A create the merchant never retried after a 429/502/503 leaves nothing.
+  if (!created) {
+    const wasCreated = await condition(() => created, settings.abandonAfterSeconds * 1000);
+    if (!wasCreated) {
+      await condition(() => !busy);
+      if (!created) {
+        if (cardToken) await store.shredCard(cardToken);
+        return finish();
+      }
+    }
+  }
+
+  // 2. Customer action: 3D Secure steps or the hosted page, until done or expired.
+  while (payment.status === 'REQUIRES_ACTION') {
+    const deadlineMs = ((payment.status_transitions.requires_action_at ?? nowSeconds()) + settings.actionTtlSeconds) * 1000;
+    const moved = await condition(() => payment.status !== 'REQUIRES_ACTION', Math.max(0, deadlineMs - Date.now()));
+    if (moved) break;
+    await exclusive(async () => {
+      await refreshFromProvider();
+      if (payment.status === 'REQUIRES_ACTION') change({ status: 'EXPIRED', next_action: null });
+    });
+  }
+  if (cardToken && payment.status !== 'PENDING') cardToken = null; // shredded by the authorization activity
+
+  // 3. Settlement: the provider says when to look again.
+  let interval = settings.pollIntervalSeconds;
+  while (payment.status === 'PROCESSING') {
+    const waitMs = settleAt !== null ? Math.max(settleAt - Date.now(), 0) : interval * 1000;
+    await sleep(Math.max(waitMs, 50));
+    await exclusive(refreshFromProvider);
+    if (payment.status === 'PROCESSING') {
+      settleAt = null;
+      interval = Math.min(interval * 2, settings.maxPollIntervalSeconds);
+    }
+  }
+
+  if (payment.status !== 'SUCCEEDED') return finish();
+
+  // 4. Refund window: the workflow owns the balance until the window closes and nothing is in flight.
+  const windowEndsMs = ((payment.status_transitions.succeeded_at ?? nowSeconds()) + settings.refundWindowSeconds) * 1000;
+  for (;;) {
+    const closed = () => Date.now() >= windowEndsMs && !payment.refunds.some(ACTIVE_REFUND);
+    await condition(() => closed() || workflowInfo().continueAsNewSuggested, Math.max(windowEndsMs - Date.now(), 1000));
+    if (closed()) return finish();
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(() => !busy && projectedVersion >= payment.version && allHandlersFinished());
+      await continueAsNew<typeof PaymentWorkflow>({ ...input, payment, cardToken: null, carried: { created, providerId, settleAt } });
+    }
+  }
+}
+
+function mergeCard(known: PaymentView['card'], fromProvider: ProviderCardSummary): PaymentView['card'] {
+  if (!known) return null;
+  return { ...known, brand: fromProvider.brand ?? known.brand, country: fromProvider.country ?? known.country };
+}
+
+function fullyRefunded(payment: PaymentView): boolean {
+  const covered = payment.refunds.filter((r) => r.status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+  return payment.status === 'SUCCEEDED' && covered >= payment.amount;
+}
+
+function refundSearchAttributes(payment: PaymentView, refund: RefundView) {
+  return searchAttributesFor({ objectType: 'refund', merchantId: payment.merchant_id, livemode: payment.livemode, amount: refund.amount, currency: refund.currency, status: refund.status });
+}
