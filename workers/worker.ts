@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createPaymentActivities } from '../activities/payment';
+import { createPayoutActivities } from '../activities/payout';
 import type { ActivityDeps } from '../activities/deps';
 import type { Config } from '../src/config';
 import { openDataSource } from '../src/db/data-source';
@@ -47,7 +48,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createPaymentActivities(deps) },
+    activities: { ...createPaymentActivities(deps), ...createPayoutActivities(deps) },
     maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
   });
   const run = worker.run();

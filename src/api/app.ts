@@ -9,7 +9,9 @@ import { requestContext } from './middleware/request-context';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerHealthRoutes } from './routes/health';
 import { registerPaymentRoutes } from './routes/payments';
+import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
+import { registerRefundRoutes } from './routes/refunds';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -23,6 +25,8 @@ export function createApp(deps: Deps): Koa<RequestState> {
   });
   registerHealthRoutes(router, deps);
   registerPaymentRoutes(router, deps);
+  registerRefundRoutes(router, deps);
+  registerPayoutRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
 

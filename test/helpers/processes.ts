@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
 
-export const TEST_LOG_DIR = path.join(PROJECT_ROOT, '.data', 'test-logs');
+export const TEST_LOG_DIR = process.env.TEST_LOG_DIR ?? path.join(PROJECT_ROOT, '.data', 'test-logs');
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface ManagedProcess {
