@@ -205,13 +205,13 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
   // Fault injection, applied to provider API calls only.
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/v1/')) return next();
-    const faults = state.faults;
-    if (faults.latencyMs > 0) {
+    if (state.faults.latencyMs > 0) {
       // Take the whole request first, as an acquirer would: a client that gives up during the
       // delay does not stop it being processed.
       if (ctx.method === 'POST') ctx.state.rawBody = await readBody(ctx);
-      await sleeper.sleep(faults.latencyMs);
+      await sleeper.sleep(state.faults.latencyMs);
     }
+    const faults = state.faults; // read after the sleep: the set may have been replaced meanwhile
     if (faults.resetNext > 0) {
       faults.resetNext -= 1;
       ctx.respond = false;
