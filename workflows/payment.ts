@@ -5,6 +5,7 @@
 import {
   ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal,
   defineUpdate, proxyActivities, setHandler, sleep, startChild, upsertSearchAttributes, workflowInfo,
+  WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payment';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
@@ -236,29 +237,13 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
   });
 
-  setHandler(refundUpdate, async (command): Promise<RefundView> => {
-    let refund = payment.refunds.find((r) => r.id === command.refundId);
-    if (!refund) {
-      const now = nowSeconds();
-      refund = {
-        id: command.refundId,
-        payment_id: payment.id,
-        amount: command.amount,
-        currency: payment.currency,
-        merchant_reference: command.merchantReference,
-        reason: command.reason,
-        refund_type: refundType(payment.amount, command.amount, payment.refunds),
-        status: 'PENDING',
-        failure_code: null,
-        failure_message: null,
-        created_at: now,
-        updated_at: now,
-        completed_at: null,
-      };
-      // Reserve before the first await: concurrent refunds see this amount as taken.
-      change({ refunds: [...payment.refunds, refund] });
+  const refundById = (id: string) => payment.refunds.find((r) => r.id === id);
+
+  /** The refund's own workflow; a start that already happened (same id) reports to us all the same. */
+  async function startRefundWorkflow(refund: RefundView): Promise<void> {
+    try {
       await startChild(RefundWorkflow, {
-        workflowId: command.refundId,
+        workflowId: refund.id,
         args: [{
           refund,
           livemode: payment.livemode,
@@ -271,14 +256,45 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         parentClosePolicy: ParentClosePolicy.ABANDON,
         typedSearchAttributes: refundSearchAttributes(payment, refund),
       });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
+  }
+
+  setHandler(refundUpdate, async (command): Promise<RefundView> => {
     const id = command.refundId;
-    await condition(() => payment.refunds.find((r) => r.id === id)!.status !== 'PENDING');
+    if (!refundById(id)) {
+      // The validator passed on this very state; checking again keeps the ledger sound even if
+      // another handler ever ran in between.
+      const check = checkRefund(payment.status, payment.amount, command.amount, payment.refunds);
+      if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
+      const now = nowSeconds();
+      const refund: RefundView = {
+        id,
+        payment_id: payment.id,
+        amount: command.amount,
+        currency: payment.currency,
+        merchant_reference: command.merchantReference,
+        reason: command.reason,
+        refund_type: check.refundType,
+        status: 'PENDING',
+        failure_code: null,
+        failure_message: null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      };
+      // Reserve before the first await: concurrent refunds see this amount as taken.
+      change({ refunds: [...payment.refunds, refund] });
+      await startRefundWorkflow(refund);
+    }
+    // The first report of the refund workflow: PROCESSING, or FAILED when rejected at submission.
+    await condition(() => refundById(id)!.status !== 'PENDING');
     await projected();
-    return payment.refunds.find((r) => r.id === id)!;
+    return refundById(id)!;
   }, {
     validator: (command) => {
-      if (payment.refunds.some((r) => r.id === command.refundId)) return; // a retry of an accepted refund
+      if (refundById(command.refundId)) return; // a retry of an accepted refund
       const check = checkRefund(payment.status, payment.amount, command.amount, payment.refunds);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
     },

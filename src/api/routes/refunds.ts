@@ -1,6 +1,41 @@
 // POST /v1/refunds (spec 4.5): an update on the parent PaymentWorkflow, which owns the balance.
-import type { AppRouter, Deps } from '../context';
+// Shape A only (CONTRACT 1), whatever the version asked for.
+import { RefundService } from '../../services/refunds';
+import { authOf, type AppRouter, type Deps } from '../context';
+import { authenticate } from '../middleware/authenticate';
+import { requireCapability } from '../middleware/capability';
+import { requireIdempotencyKey } from '../middleware/idempotency-key';
+import { resolveVersion } from '../middleware/version';
+import { respondIdempotently } from '../respond';
+import { createRefundSchema } from '../schemas/refunds';
+import { serializeRefundA } from '../serializers/payment-a';
+import { readJsonBody, validateBody } from '../validation';
 
-export function registerRefundRoutes(_router: AppRouter, _deps: Deps): void {
-  // Implemented in the refunds issue.
+export function registerRefundRoutes(router: AppRouter, deps: Deps): void {
+  const service = new RefundService(deps);
+
+  router.post('createRefund', '/v1/refunds', authenticate(deps.dataSource), resolveVersion('A'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
+    const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
+    const request = validateBody(createRefundSchema, body);
+    const auth = authOf(ctx);
+    await respondIdempotently(ctx, deps, {
+      operation: 'refunds.create',
+      objectKind: 'refund',
+      identity: {
+        payment_id: request.payment_id,
+        amount: request.amount,
+        merchant_reference: request.merchant_reference,
+        reason: request.reason,
+      },
+      create: async (refundId, retry) => {
+        const refund = await service.create(auth, {
+          paymentId: request.payment_id,
+          amount: request.amount,
+          reason: request.reason,
+          merchantReference: request.merchant_reference ?? null,
+        }, refundId, retry);
+        return { status: 201, body: serializeRefundA(refund, auth.livemode) };
+      },
+    });
+  });
 }

@@ -3,7 +3,8 @@
 import { Table, TableIndex, TableUnique, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
 
 const col = {
-  seq: (): TableColumnOptions => ({ name: 'seq', type: 'bigint', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
+  // SQLite only auto-increments an INTEGER PRIMARY KEY (which is 64-bit there).
+  seq: (qr: QueryRunner): TableColumnOptions => ({ name: 'seq', type: qr.connection.driver.options.type === 'better-sqlite3' ? 'integer' : 'bigint', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
   id: (name = 'id', length = 32): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true }),
   varchar: (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable }),
   bigint: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable }),
@@ -38,7 +39,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
       col.bool('can_refund'), col.bigint('expires_at', true), col.bigint('revoked_at', true), col.bigint('created_at'),
     ], { uq_api_keys_hash: ['key_hash'] }, { idx_api_keys_merchant: ['merchant_id'] }));
     await queryRunner.createTable(table('idempotency_records', [
-      col.seq(), col.varchar('api_key_id', 32), col.varchar('operation', 32), col.varchar('idempotency_key', 255),
+      col.seq(queryRunner), col.varchar('api_key_id', 32), col.varchar('operation', 32), col.varchar('idempotency_key', 255),
       col.varchar('fingerprint', 64), col.varchar('object_id', 40), col.varchar('state', 16), col.int('response_status', true),
       col.text('response_body'), col.bigint('locked_until_ms'), col.bigint('created_at'), col.bigint('expires_at'),
     ], { uq_idempotency_scope: ['api_key_id', 'operation', 'idempotency_key'] }, { idx_idempotency_expiry: ['expires_at'] }));
@@ -46,7 +47,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
       col.id('token', 40), col.varchar('merchant_id', 32), col.text('pan_ciphertext', false), col.text('cvc_ciphertext'), col.bigint('created_at'),
     ]));
     await queryRunner.createTable(table('payments', [
-      col.seq(), col.varchar('id', 32), col.varchar('merchant_id', 32), col.bool('livemode'), col.bigint('amount'),
+      col.seq(queryRunner), col.varchar('id', 32), col.varchar('merchant_id', 32), col.bool('livemode'), col.bigint('amount'),
       col.varchar('currency', 3), col.varchar('status', 20), col.varchar('integration_type', 24), col.bigint('merchant_reference', true),
       col.text('description'), col.varchar('card_brand', 16, true), col.varchar('card_last4', 4, true), col.int('card_exp_month', true),
       col.int('card_exp_year', true), col.varchar('card_holder_name', 255, true), col.varchar('card_country', 2, true),
@@ -62,13 +63,13 @@ export class InitialSchema1763700000000 implements MigrationInterface {
       idx_payments_scope_status: ['merchant_id', 'livemode', 'status', 'seq'],
     }));
     await queryRunner.createTable(table('refunds', [
-      col.seq(), col.varchar('id', 32), col.varchar('payment_id', 32), col.varchar('merchant_id', 32), col.bool('livemode'),
+      col.seq(queryRunner), col.varchar('id', 32), col.varchar('payment_id', 32), col.varchar('merchant_id', 32), col.bool('livemode'),
       col.bigint('amount'), col.varchar('currency', 3), col.bigint('merchant_reference', true), col.varchar('reason', 50),
       col.varchar('refund_type', 8), col.varchar('status', 20), col.varchar('failure_code', 40, true), col.varchar('failure_message', 255, true),
       col.bigint('created_at'), col.bigint('updated_at'), col.bigint('completed_at', true), col.int('version'),
     ], { uq_refunds_id: ['id'] }, { idx_refunds_payment: ['payment_id', 'seq'] }));
     await queryRunner.createTable(table('payouts', [
-      col.seq(), col.varchar('id', 32), col.varchar('merchant_id', 32), col.bool('livemode'), col.bigint('amount'),
+      col.seq(queryRunner), col.varchar('id', 32), col.varchar('merchant_id', 32), col.bool('livemode'), col.bigint('amount'),
       col.varchar('currency', 3), col.varchar('status', 20), col.bigint('merchant_reference', true),
       col.varchar('recipient_first_name', 255), col.varchar('recipient_last_name', 255), col.varchar('recipient_country', 2),
       col.varchar('destination_brand', 16), col.varchar('destination_last4', 4), col.varchar('destination_country', 2, true),

@@ -1,0 +1,74 @@
+// `npm start`: everything a newcomer needs in one process tree. Starts, as needed, the Temporal dev
+// server (when TEMPORAL_ADDRESS is unset), MariaDB (for a mysql:// DATABASE_URL), the migrations,
+// the sandbox acquirer, a worker and the API. Without DATABASE_URL it uses an embedded SQLite file
+// under .data/. Ctrl-C stops everything.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { DATA_DIR, PROJECT_ROOT, config } from '../src/config';
+import { databaseKind } from '../src/db/data-source';
+import { migrate } from '../src/db/migrate';
+import { startApi } from '../src/api/server';
+import { createLogger } from '../src/observability/logger';
+import { startSandbox } from '../src/provider/sandbox/app';
+import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import { startWorker } from '../workers/worker';
+
+async function main(): Promise<void> {
+  const cfg = config();
+  const logger = createLogger('dev', cfg.logLevel);
+  const stops: Array<() => Promise<void>> = [];
+
+  if (databaseKind(cfg.databaseUrl) === 'mysql') {
+    execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'ensure-mariadb.sh'), cfg.databaseUrl], { stdio: 'inherit' });
+  }
+  let temporal: DevServer | null = null;
+  if (!process.env.TEMPORAL_ADDRESS) {
+    const port = Number(cfg.temporalAddress.split(':').pop());
+    const uiPort = Number(process.env.TEMPORAL_UI_PORT || 8233);
+    temporal = await startDevServer({ port, uiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log') });
+    stops.push(() => temporal!.stop());
+  }
+  const ran = await migrate(cfg.databaseUrl);
+  if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
+
+  if (!process.env.SANDBOX_URL) {
+    const sandbox = await startSandbox({ port: cfg.sandboxPort, settleMs: cfg.sandboxSettleMs, notifySecret: cfg.sandboxNotifySecret });
+    stops.push(() => sandbox.close());
+  }
+  const worker = await startWorker(cfg);
+  stops.push(() => worker.shutdown());
+  const api = await startApi(cfg, logger);
+  stops.push(() => api.close());
+
+  const lines = [
+    '',
+    `  API            ${cfg.publicBaseUrl}  (health: ${cfg.publicBaseUrl}/v1/health)`,
+    `  API docs       ${cfg.publicBaseUrl}/docs`,
+    temporal?.uiUrl ? `  Temporal UI    ${temporal.uiUrl}` : `  Temporal       ${cfg.temporalAddress}`,
+    `  Database       ${databaseKind(cfg.databaseUrl) === 'sqlite' ? cfg.databaseUrl : cfg.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+    '',
+    '  Create a merchant:  npm run admin -- merchant create --name "My Shop" --json',
+    '  Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nstopping...\n');
+    // Each part gets a few seconds; a worker still draining long polls must not hold the rest.
+    for (const fn of stops.reverse()) {
+      await Promise.race([fn().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => { void stop(); });
+  process.on('SIGTERM', () => { void stop(); });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+// Creating Refunds (spec 4.5, CONTRACT 8): business rules on the read model, then the `refund`
+// update on the parent PaymentWorkflow, which alone decides the refundable balance.
+import type { AuthContext, Deps } from '../api/context';
+import { update, WorkflowClosedError } from '../api/temporal-calls';
+import { ApiError } from '../domain/errors';
+import type { PaymentView, RefundView } from '../domain/payment';
+import { findPayment } from '../read-models/payments';
+import type { RefundCommand } from '../../workflows/payment';
+import { assertProvisioned } from './merchant-rules';
+
+export interface NewRefund {
+  paymentId: string;
+  amount: number;
+  reason: string;
+  merchantReference: number | null;
+}
+
+export class RefundService {
+  constructor(private readonly deps: Deps) {}
+
+  /** Creates (or, on a same-key retry, continues) the Refund bound to `refundId`. */
+  async create(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<RefundView> {
+    assertProvisioned(auth, this.deps.config);
+    const payment = await findPayment(this.deps.dataSource, { merchantId: auth.merchant.id, livemode: auth.livemode }, request.paymentId);
+    if (!payment) throw paymentNotFound(request.paymentId);
+    if (retry) {
+      // An earlier attempt may have been accepted before it could save its answer.
+      const existing = settledRefund(payment, refundId);
+      if (existing) return existing;
+    }
+    // FAILED and EXPIRED Payments have ended their workflow; the read model answers for them.
+    if (payment.status !== 'SUCCEEDED') throw notRefundable(payment);
+
+    const command: RefundCommand = { refundId, amount: request.amount, reason: request.reason, merchantReference: request.merchantReference };
+    try {
+      return await update<RefundView>(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, 'refund', [command]);
+    } catch (error) {
+      if (error instanceof WorkflowClosedError) {
+        // The refund window has closed, possibly just after this refund was accepted.
+        const latest = await findPayment(this.deps.dataSource, { merchantId: auth.merchant.id, livemode: auth.livemode }, payment.id);
+        const accepted = latest && settledRefund(latest, refundId);
+        if (accepted) return accepted;
+        throw notRefundable(payment);
+      }
+      throw withParam(error, payment, request.amount);
+    }
+  }
+}
+
+/** A refund of this id the read model already shows past its first report. */
+function settledRefund(payment: PaymentView, refundId: string): RefundView | null {
+  const refund = payment.refunds.find((r) => r.id === refundId);
+  return refund && refund.status !== 'PENDING' ? refund : null;
+}
+
+function paymentNotFound(paymentId: string): ApiError {
+  return new ApiError('object_not_found', { param: 'payment_id', message: `No such payment: ${paymentId.slice(0, 64)}.` });
+}
+
+function notRefundable(payment: PaymentView): ApiError {
+  const message = payment.status === 'SUCCEEDED'
+    ? `Payment ${payment.id} can no longer be refunded.`
+    : `Payment ${payment.id} is ${payment.status}; only SUCCEEDED payments can be refunded.`;
+  return new ApiError('payment_not_refundable', { param: 'payment_id', message });
+}
+
+/** The workflow's rejections carry only their code; the API adds the field it concerns. */
+function withParam(error: unknown, payment: PaymentView, requested: number): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'payment_not_refundable') return notRefundable(payment);
+  if (error.code === 'amount_exceeds_refundable') {
+    return new ApiError('amount_exceeds_refundable', {
+      param: 'amount',
+      message: `The amount ${requested} exceeds the amount still refundable on payment ${payment.id}.`,
+    });
+  }
+  return error;
+}

@@ -1,0 +1,48 @@
+// Small assertions and shortcuts shared by the Payment integration tests.
+import type { RunningApi } from '../../src/api/server';
+import { call, directPaymentBody, eventually, type CallResult } from './api';
+
+export const REQUEST_ID = /^req_[A-Za-z0-9]{24}$/;
+export const PAYMENT_ID = /^pay_[A-Za-z0-9]{24}$/;
+export const FUTURE_YEAR = new Date().getFullYear() + 2;
+
+/** The Shape A error envelope of spec 7.1 with the given status, code and (when given) param. */
+export function expectError(res: CallResult, status: number, code: string, param?: string | null): void {
+  const summary = `${res.status} ${res.text}`;
+  expect({ status: res.status, code: res.json?.error?.code, summary }).toEqual({ status, code, summary });
+  expect(typeof res.json.error.message).toBe('string');
+  expect(res.json.error.request_id).toMatch(REQUEST_ID);
+  expect(res.headers.get('request-id')).toBe(res.json.error.request_id);
+  if (param === null) expect(res.json.error.param).toBeUndefined();
+  else if (param !== undefined) expect({ param: res.json.error.param, summary }).toEqual({ param, summary });
+}
+
+export function createDirectPayment(api: RunningApi, key: string, overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}, idempotencyKey?: string): Promise<CallResult> {
+  return call(api, 'POST', '/v1/payments', { key, body: directPaymentBody(overrides, card), idempotencyKey });
+}
+
+export function getPayment(api: RunningApi, key: string, id: string): Promise<CallResult> {
+  return call(api, 'GET', `/v1/payments/${id}`, { key });
+}
+
+/** Polls GET /v1/payments/{id} until the Payment has `status`. */
+export async function waitForStatus(api: RunningApi, key: string, id: string, status: string, timeoutMs = 20_000): Promise<any> {
+  const res = await eventually(() => getPayment(api, key, id), (r) => r.status === 200 && r.json.status === status, timeoutMs);
+  return res.json;
+}
+
+export async function paymentRowCount(api: RunningApi, merchantId: string): Promise<number> {
+  const rows: Array<{ n: number | string }> = await api.deps.dataSource.query('SELECT COUNT(*) AS n FROM payments WHERE merchant_id = ?', [merchantId]);
+  return Number(rows[0]!.n);
+}
+
+/** The Payment id an Idempotency-Key was bound to, from the claim row (errors do not show it). */
+export async function boundPaymentId(api: RunningApi, idempotencyKey: string): Promise<string | null> {
+  const rows: Array<{ object_id: string }> = await api.deps.dataSource.query(
+    "SELECT object_id FROM idempotency_records WHERE idempotency_key = ? AND operation = 'payments.create'", [idempotencyKey],
+  );
+  if (rows.length > 1) throw new Error(`key ${idempotencyKey} is bound ${rows.length} times`);
+  return rows[0]?.object_id ?? null;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
