@@ -1,8 +1,10 @@
 // What activities need from the outside world, built once per worker process.
+import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../src/observability/logger';
 import type { ProviderClient } from '../src/provider/types';
 import type { CardVaultStore } from '../src/vault/card-vault';
+import type { WebhookSecrets } from '../src/webhooks/secrets';
 
 export interface ActivityDeps {
   dataSource: DataSource;
@@ -10,6 +12,11 @@ export interface ActivityDeps {
   /** Test mode talks to the sandbox; live mode to the live provider when one is configured. */
   providers: { test: ProviderClient; live: ProviderClient | null };
   logger: Logger;
+  /** Starts webhook delivery workflows for recorded events. */
+  temporal: Client;
+  taskQueue: string;
+  webhookSecrets: WebhookSecrets;
+  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number };
 }
 
 export function providerFor(deps: ActivityDeps, livemode: boolean): ProviderClient {

@@ -41,6 +41,10 @@ export interface Config {
   idempotencyLeaseMs: number;
   refundWindowSeconds: number;
   maxBodyBytes: number;
+  /** A webhook attempt that has no answer after this counts as failed (CONTRACT 10: 10 s). */
+  webhookAttemptTimeoutMs: number;
+  /** First retry delay of a failed webhook; it doubles up to an hour, for up to 3 days. */
+  webhookInitialRetrySeconds: number;
 }
 
 export function loadConfig(): Config {
@@ -68,6 +72,8 @@ export function loadConfig(): Config {
     idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),
     refundWindowSeconds: int('REFUND_WINDOW_SECONDS', 180 * 24 * 3600),
     maxBodyBytes: 64 * 1024,
+    webhookAttemptTimeoutMs: int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000),
+    webhookInitialRetrySeconds: int('WEBHOOK_INITIAL_RETRY_SECONDS', 5),
   };
 }
 

@@ -1,12 +1,12 @@
 // Operator operations on merchants and keys (CONTRACT 5). The CLI in cli.ts is a thin shell on these.
-import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { ApiKey, Merchant, WebhookSecret, type MerchantRow } from '../db/entities';
+import { ApiKey, Event, Merchant, WebhookAttempt, type MerchantRow } from '../db/entities';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
 import { DEFAULT_VERSION, isKnownVersion } from '../api/versions';
 import type { SecretBox } from '../vault/crypto';
+import { WebhookSecrets } from '../webhooks/secrets';
 
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'SEK', 'KWD'];
 
@@ -49,7 +49,7 @@ export class AdminOperations {
     if (!input.name.trim()) throw new AdminError('--name is required');
     const id = newId('merchant');
     const ts = now();
-    const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    let webhookSecret = '';
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(Merchant).insert({
         id,
@@ -63,9 +63,7 @@ export class AdminOperations {
         created_at: ts,
         updated_at: ts,
       });
-      await manager.getRepository(WebhookSecret).insert({
-        id: newId('apiKey').replace('key_', 'whs_'), merchant_id: id, secret_ciphertext: this.box.seal(webhookSecret, id), created_at: ts, expires_at: null,
-      });
+      webhookSecret = await new WebhookSecrets(manager.connection, this.box).add(id);
     });
     const testKey = await this.createKey({ merchantId: id, mode: 'test' });
     const liveKey = await this.createKey({ merchantId: id, mode: 'live' });
@@ -120,6 +118,51 @@ export class AdminOperations {
       created_at: now(),
     });
     return { key };
+  }
+
+  /** A new signing secret; the current ones keep signing for `graceSeconds` (both signatures sent). */
+  async rotateWebhookSecret(merchantId: string, graceSeconds: number) {
+    await this.showMerchant(merchantId);
+    const secret = await new WebhookSecrets(this.dataSource, this.box).rotate(merchantId, graceSeconds);
+    return { webhook_secret: secret, previous_secrets_expire_at: Math.floor(Date.now() / 1000) + graceSeconds };
+  }
+
+  async listEvents(merchantId: string, limit = 20) {
+    const events = await this.dataSource.getRepository(Event).find({ where: { merchant_id: merchantId }, order: { seq: 'DESC' }, take: limit });
+    const attempts = events.length
+      ? await this.dataSource.getRepository(WebhookAttempt).createQueryBuilder('a').where('a.event_id IN (:...ids)', { ids: events.map((e) => e.id) }).orderBy('a.seq', 'ASC').getMany()
+      : [];
+    return {
+      events: events.map((e) => {
+        const mine = attempts.filter((a) => a.event_id === e.id);
+        const last = mine[mine.length - 1];
+        return {
+          id: e.id, type: e.type, object_id: e.object_id, livemode: e.livemode, created_at: e.created_at,
+          attempts: mine.length, delivered: mine.some((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300),
+          last_status_code: last?.status_code ?? null, last_error: last?.error ?? null,
+        };
+      }),
+    };
+  }
+
+  async eventAttempts(eventId: string) {
+    const event = await this.dataSource.getRepository(Event).findOneBy({ id: eventId });
+    if (!event) throw new AdminError(`no event ${eventId}`);
+    const attempts = await this.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: eventId }, order: { seq: 'ASC' } });
+    return {
+      event: { id: event.id, type: event.type, object_id: event.object_id, merchant_id: event.merchant_id, payload: JSON.parse(event.payload) as unknown },
+      attempts: attempts.map((a) => ({
+        delivery_id: a.delivery_id, attempt: a.attempt, endpoint: a.endpoint, status_code: a.status_code,
+        error: a.error, latency_ms: a.latency_ms, attempted_at: new Date(a.attempted_at_ms).toISOString(),
+      })),
+    };
+  }
+
+  /** Checks the event exists and names a fresh delivery for it; the caller starts the workflow. */
+  async resendTarget(eventId: string) {
+    const event = await this.dataSource.getRepository(Event).findOneBy({ id: eventId });
+    if (!event) throw new AdminError(`no event ${eventId}`);
+    return { eventId, deliveryId: `${eventId}_resend_${Date.now()}` };
   }
 
   async revokeKey(key: string) {

@@ -19,6 +19,9 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     SANDBOX_URL: `http://127.0.0.1:${TEST_ENV.sandboxPort}`,
     VAULT_KEY: TEST_ENV.vaultKey,
     LOG_LEVEL: 'info',
+    // Webhook retries start after 1 s and an attempt times out after 2 s, so tests see retries quickly.
+    WEBHOOK_INITIAL_RETRY_SECONDS: '1',
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
     ...extra,
   };
 }

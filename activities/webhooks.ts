@@ -1,0 +1,100 @@
+// Events and their delivery: the outbox write, starting one delivery workflow per event, and one
+// signed POST per attempt with its record. Delivery never reports back to the object's workflow.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
+import { isDuplicateKeyError } from '../src/api/idempotency';
+import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
+import type { PaymentView, RefundView } from '../src/domain/payment';
+import type { EventType } from '../src/webhooks/event-types';
+import { postJson } from '../src/webhooks/http-post';
+import { signWebhook } from '../src/webhooks/signing';
+import type { ActivityDeps } from './deps';
+
+export type EventSubject =
+  | { kind: 'payment'; payment: PaymentView }
+  | { kind: 'refund'; refund: RefundView; livemode: boolean }
+  | { kind: 'payout'; payout: Record<string, unknown> };
+
+export interface PendingEvent {
+  id: string;
+  type: EventType;
+  merchantId: string;
+  livemode: boolean;
+  objectId: string;
+  createdAt: number;
+  subject: EventSubject;
+}
+
+export interface DeliveryInput {
+  eventId: string;
+  initialRetrySeconds: number;
+}
+
+function snapshot(subject: EventSubject): Record<string, unknown> {
+  switch (subject.kind) {
+    case 'payment': return serializePaymentA(subject.payment);
+    case 'refund': return serializeRefundA(subject.refund, subject.livemode);
+    case 'payout': return subject.payout;
+  }
+}
+
+export function createWebhookActivities(deps: ActivityDeps) {
+  return {
+    /** Records events (idempotent by id) and starts a delivery workflow for each. */
+    async publishEvents(events: PendingEvent[]): Promise<void> {
+      for (const event of events) {
+        const payload = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, livemode: event.livemode, data: { object: snapshot(event.subject) } });
+        try {
+          await deps.dataSource.getRepository(Event).insert({
+            id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
+            object_id: event.objectId, payload, created_at: event.createdAt,
+          });
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+        await startDelivery(deps, event.id, event.id);
+      }
+    },
+
+    async deliverEvent(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
+      const info = Context.current().info;
+      const event = await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
+      if (!event) throw ApplicationFailure.nonRetryable(`no event ${input.eventId}`, 'EventMissing');
+      const merchant = await deps.dataSource.getRepository(Merchant).findOneBy({ id: event.merchant_id });
+      if (!merchant?.webhook_url) return { delivered: false, reason: 'no webhook endpoint configured' };
+      const secrets = await deps.webhookSecrets.active(merchant.id);
+      const headers = signWebhook(event.id, new Date(), event.payload, secrets);
+      const result = await postJson(merchant.webhook_url, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
+      await deps.dataSource.getRepository(WebhookAttempt).insert({
+        event_id: event.id,
+        delivery_id: info.workflowExecution?.workflowId ?? event.id,
+        attempt: info.attempt,
+        endpoint: merchant.webhook_url,
+        status_code: result.statusCode,
+        error: result.error,
+        latency_ms: result.latencyMs,
+        attempted_at_ms: Date.now(),
+      });
+      if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { delivered: true };
+      if (result.error?.startsWith('refused')) throw ApplicationFailure.nonRetryable(result.error, 'WebhookRefused');
+      throw ApplicationFailure.retryable(result.error ?? `endpoint answered ${result.statusCode}`, 'WebhookAttemptFailed');
+    },
+  };
+}
+
+/** Starts the delivery workflow of an event; an already started one is fine (at-least-once). */
+export async function startDelivery(deps: Pick<ActivityDeps, 'temporal' | 'taskQueue' | 'webhooks'>, eventId: string, deliveryId: string): Promise<void> {
+  try {
+    await deps.temporal.workflow.start('WebhookDeliveryWorkflow', {
+      workflowId: deliveryId,
+      taskQueue: deps.taskQueue,
+      args: [{ eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds } satisfies DeliveryInput],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
