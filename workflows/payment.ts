@@ -5,12 +5,12 @@
 import {
   ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal,
   defineUpdate, proxyActivities, setHandler, sleep, startChild, upsertSearchAttributes, workflowInfo,
-  WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payment';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
 import { emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
-import { amountRefundable, amountRefunded, checkRefund, refundType } from '../src/domain/refunds';
+import { amountRefundable, amountRefunded, checkRefund } from '../src/domain/refunds';
 import type { AuthorizationResult, ProviderCardSummary } from '../src/provider/types';
 import { ObjectStatusKey, searchAttributesFor } from '../src/temporal/search-attributes';
 import { RefundWorkflow, type RefundProgress } from './refund';

@@ -24,54 +24,80 @@ export interface RefundProgress {
   failureCode: FailureCode | null;
 }
 
+// The provider client times out after 8 s and never throws, so an activity only fails when its
+// worker dies; it is then retried (with the same provider key) once this timeout has passed.
 const provider = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '15 seconds',
+  startToCloseTimeout: '12 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 export async function RefundWorkflow(input: RefundWorkflowInput): Promise<RefundProgress> {
   const refundId = input.refund.id;
   const payment = getExternalWorkflowHandle(input.paymentWorkflowId);
-  let interval = input.pollIntervalSeconds;
+  let reported: RefundStatus = input.refund.status;
 
   async function report(status: RefundStatus, failureCode: FailureCode | null): Promise<RefundProgress> {
     const progress = { refundId, status, failureCode };
-    upsertSearchAttributes([{ key: ObjectStatusKey, value: status }]);
-    // Imported signal name kept as a string to avoid a module cycle with the Payment workflow.
-    await payment.signal<[RefundProgress]>('refundProgress', progress);
+    if (status !== reported) {
+      reported = status;
+      upsertSearchAttributes([{ key: ObjectStatusKey, value: status }]);
+      // The signal name as a string: importing it would make a module cycle with the Payment workflow.
+      await payment.signal<[RefundProgress]>('refundProgress', progress);
+    }
     return progress;
   }
 
-  // Submit until the provider gives a clear answer; the same key makes resubmission safe.
+  const backoff = (seconds: number) => Math.min(seconds * 2, input.maxPollIntervalSeconds);
+
+  // Submit until the provider gives a clear answer; the key derived from the refund id makes
+  // resubmission safe. An unclear answer means the refund may be with the provider: from then on
+  // it is PROCESSING (spec 3.2), never a failure and never a second refund.
   let providerId: string | null = null;
   let settleAt: number | null = null;
-  for (;;) {
+  let interval = input.pollIntervalSeconds;
+  while (providerId === null) {
     const result = await provider.submitRefund({
       refundId, livemode: input.livemode, authorizationId: input.authorizationId,
       amount: input.refund.amount, currency: input.refund.currency,
     });
-    if (result.kind === 'rejected') return report('FAILED', result.failureCode);
-    if (result.kind === 'failed') return report('FAILED', result.failureCode);
-    if (result.kind === 'succeeded') return report('SUCCEEDED', null);
-    if (result.kind === 'processing') {
-      providerId = result.providerId;
-      settleAt = result.settleAt;
-      break;
+    switch (result.kind) {
+      case 'rejected':
+      case 'failed':
+        return report('FAILED', result.failureCode);
+      case 'succeeded':
+        return report('SUCCEEDED', null);
+      case 'processing':
+        providerId = result.providerId;
+        settleAt = result.settleAt;
+        break;
+      case 'uncertain':
+        await report('PROCESSING', null);
+        await sleep(interval * 1000);
+        interval = backoff(interval);
+        break;
     }
-    await sleep(interval * 1000);
-    interval = Math.min(interval * 2, input.maxPollIntervalSeconds);
   }
   await report('PROCESSING', null);
 
+  // Follow it to a terminal status: at the provider's settle time, then with backoff.
   interval = input.pollIntervalSeconds;
   for (;;) {
-    const waitMs = settleAt !== null ? Math.max(settleAt - Date.now(), 50) : interval * 1000;
-    await sleep(waitMs);
+    const waitMs = settleAt !== null ? settleAt - Date.now() : interval * 1000;
+    await sleep(Math.max(waitMs, 50));
+    if (settleAt === null) interval = backoff(interval);
     settleAt = null;
     const result = await provider.getRefund({ providerId, livemode: input.livemode });
-    if (result.kind === 'succeeded') return report('SUCCEEDED', null);
-    if (result.kind === 'failed' || result.kind === 'rejected') return report('FAILED', result.failureCode);
-    if (result.kind === 'processing') settleAt = result.settleAt > Date.now() ? result.settleAt : null;
-    interval = Math.min(interval * 2, input.maxPollIntervalSeconds);
+    switch (result.kind) {
+      case 'succeeded':
+        return report('SUCCEEDED', null);
+      case 'failed':
+      case 'rejected':
+        return report('FAILED', result.failureCode);
+      case 'processing':
+        if (result.settleAt > Date.now()) settleAt = result.settleAt;
+        break;
+      default:
+        break; // not_found or uncertain: look again later
+    }
   }
 }
