@@ -1,7 +1,6 @@
 // Events and their delivery: the outbox write, starting one delivery workflow per event, and one
 // signed POST per attempt with its record. Delivery never reports back to the object's workflow.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/api/idempotency';
 import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
@@ -9,6 +8,7 @@ import type { PaymentView, RefundView } from '../src/domain/payment';
 import type { EventType } from '../src/webhooks/event-types';
 import { postJson } from '../src/webhooks/http-post';
 import { signWebhook } from '../src/webhooks/signing';
+import { startDelivery, type DeliveryInput } from '../src/webhooks/start-delivery';
 import type { ActivityDeps } from './deps';
 
 export type EventSubject =
@@ -24,11 +24,6 @@ export interface PendingEvent {
   objectId: string;
   createdAt: number;
   subject: EventSubject;
-}
-
-export interface DeliveryInput {
-  eventId: string;
-  initialRetrySeconds: number;
 }
 
 function snapshot(subject: EventSubject): Record<string, unknown> {
@@ -83,18 +78,5 @@ export function createWebhookActivities(deps: ActivityDeps) {
   };
 }
 
-/** Starts the delivery workflow of an event; an already started one is fine (at-least-once). */
-export async function startDelivery(deps: Pick<ActivityDeps, 'temporal' | 'taskQueue' | 'webhooks'>, eventId: string, deliveryId: string): Promise<void> {
-  try {
-    await deps.temporal.workflow.start('WebhookDeliveryWorkflow', {
-      workflowId: deliveryId,
-      taskQueue: deps.taskQueue,
-      args: [{ eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds } satisfies DeliveryInput],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}
-
+export type { DeliveryInput };
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

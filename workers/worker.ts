@@ -10,6 +10,9 @@ import { createLogger } from '../src/observability/logger';
 import { HttpProviderClient } from '../src/provider/http-client';
 import { CardVaultStore } from '../src/vault/card-vault';
 import { SecretBox } from '../src/vault/crypto';
+import { connectTemporal } from '../src/temporal/client';
+import { WebhookSecrets } from '../src/webhooks/secrets';
+import { createWebhookActivities } from '../activities/webhooks';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
 
@@ -31,6 +34,10 @@ export async function createActivityDeps(config: Config): Promise<ActivityDeps> 
   const box = new SecretBox(config.vaultKeyHex);
   return {
     dataSource,
+    temporal: await connectTemporal(config.temporalAddress, config.temporalNamespace),
+    taskQueue: config.taskQueue,
+    webhookSecrets: new WebhookSecrets(dataSource, box),
+    webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds },
     vault: new CardVaultStore(dataSource, box),
     providers: {
       test: new HttpProviderClient({ baseUrl: config.sandboxUrl }),
@@ -48,7 +55,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createPaymentActivities(deps), ...createPayoutActivities(deps) },
+    activities: { ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createWebhookActivities(deps) },
     maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
   });
   const run = worker.run();
@@ -59,6 +66,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       worker.shutdown();
       await run.catch(() => undefined);
       await connection.close();
+      await deps.temporal.connection.close();
       await deps.dataSource.destroy();
     },
   };

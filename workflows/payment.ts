@@ -4,10 +4,12 @@
 // imports only @temporalio/workflow, activity types and pure domain modules.
 import {
   ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal,
-  defineUpdate, proxyActivities, setHandler, sleep, startChild, upsertSearchAttributes, workflowInfo,
+  defineUpdate, proxyActivities, setHandler, sleep, startChild, upsertSearchAttributes, uuid4, workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payment';
+import type { PendingEvent, WebhookActivities } from '../activities/webhooks';
+import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
 import { emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
 import { amountRefundable, amountRefunded, checkRefund } from '../src/domain/refunds';
@@ -71,6 +73,10 @@ const SYNC_OPTIONS = {
 } as const;
 
 const provider = proxyActivities<PaymentActivities>(SYNC_OPTIONS);
+const events = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
 const store = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
@@ -92,9 +98,19 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+  /** Events wait here until the projection that shows them is written (an outbox). */
+  let outbox: PendingEvent[] = [];
+
+  function queueEvent(subject: PendingEvent['subject'], objectId: string, status: string): void {
+    const type = eventTypeFor(subject.kind, status);
+    if (!type) return;
+    outbox.push({ id: eventIdFromUuid(uuid4()), type, merchantId: payment.merchant_id, livemode: payment.livemode, objectId, createdAt: nowSeconds(), subject });
+  }
+
   /** Every change goes through here: new version, transition stamps, balance, search attributes. */
   function change(patch: Partial<PaymentView>): void {
     const next = { ...payment, ...patch };
+    const statusChanged = patch.status !== undefined && patch.status !== payment.status;
     if (patch.status && patch.status !== payment.status) {
       next.status_transitions = stampTransition(next.status_transitions ?? emptyTransitions(), patch.status, nowSeconds());
       upsertSearchAttributes([{ key: ObjectStatusKey, value: patch.status }]);
@@ -105,6 +121,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     next.updated_at = nowSeconds();
     next.version = payment.version + 1;
     payment = next;
+    if (statusChanged) queueEvent({ kind: 'payment', payment: next }, next.id, next.status);
   }
 
   /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
@@ -317,16 +334,22 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     const refunds = payment.refunds.slice();
     refunds[index] = updated;
     change({ refunds });
+    queueEvent({ kind: 'refund', refund: updated, livemode: payment.livemode }, updated.id, updated.status);
   });
 
   // The projector: the one place that writes the read model, always the latest version.
   const projector = (async () => {
     for (;;) {
-      await condition(() => (created && payment.version > projectedVersion) || stopProjector);
+      await condition(() => (created && (payment.version > projectedVersion || outbox.length > 0)) || stopProjector);
       if (created && payment.version > projectedVersion) {
         const snapshot = payment;
         await store.recordPayment(snapshot);
         projectedVersion = snapshot.version;
+      } else if (created && outbox.length > 0) {
+        // Published after the projection, so a merchant reacting to the event reads this state.
+        const batch = outbox;
+        outbox = [];
+        await events.publishEvents(batch);
       } else if (stopProjector) {
         return;
       }

@@ -4,6 +4,8 @@ import { config } from '../config';
 import { openDataSource } from '../db/data-source';
 import { migrate } from '../db/migrate';
 import { SecretBox } from '../vault/crypto';
+import { connectTemporal } from '../temporal/client';
+import { startDelivery as startWebhookDelivery } from '../webhooks/start-delivery';
 import { AdminError, AdminOperations } from './operations';
 
 const USAGE = `usage:
@@ -12,7 +14,11 @@ const USAGE = `usage:
                         [--currencies ...] [--default-version DATE] [--webhook-url URL] [--json]
   admin merchant show MERCHANT_ID [--json]
   admin key create --merchant MERCHANT_ID --mode test|live [--no-refunds] [--expires-at UNIX] [--json]
-  admin key revoke KEY [--json]`;
+  admin key revoke KEY [--json]
+  admin webhook rotate-secret MERCHANT_ID [--grace-seconds N] [--json]   (default grace: 86400)
+  admin events list --merchant MERCHANT_ID [--limit N] [--json]
+  admin events attempts EVENT_ID [--json]
+  admin events resend EVENT_ID [--json]`;
 
 function onOff(name: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
@@ -20,7 +26,17 @@ function onOff(name: string, value: string | undefined): boolean | undefined {
   return value === 'on';
 }
 
-export async function runAdmin(argv: string[], ops: AdminOperations): Promise<unknown> {
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new AdminError(`--${name} must be a non-negative integer`);
+  return n;
+}
+
+/** Starts a new delivery of an event; injected so the command needs Temporal only for resends. */
+export type StartDelivery = (eventId: string, deliveryId: string) => Promise<void>;
+
+export async function runAdmin(argv: string[], ops: AdminOperations, startDelivery?: StartDelivery): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -29,6 +45,7 @@ export async function runAdmin(argv: string[], ops: AdminOperations): Promise<un
       'webhook-url': { type: 'string' }, payments: { type: 'string' }, payouts: { type: 'string' },
       provisioned: { type: 'string' }, merchant: { type: 'string' }, mode: { type: 'string' },
       'no-refunds': { type: 'boolean' }, 'expires-at': { type: 'string' }, json: { type: 'boolean' },
+      'grace-seconds': { type: 'string' }, limit: { type: 'string' },
     },
   });
   const [group, action, target] = positionals;
@@ -53,6 +70,18 @@ export async function runAdmin(argv: string[], ops: AdminOperations): Promise<un
     return ops.createKey({ merchantId: values.merchant, mode: values.mode, refunds: !values['no-refunds'], expiresAt });
   }
   if (group === 'key' && action === 'revoke' && target) return ops.revokeKey(target);
+  if (group === 'webhook' && action === 'rotate-secret' && target) return ops.rotateWebhookSecret(target, positiveInt('grace-seconds', values['grace-seconds'], 86400));
+  if (group === 'events' && action === 'list') {
+    if (!values.merchant) throw new AdminError('--merchant is required');
+    return ops.listEvents(values.merchant, positiveInt('limit', values.limit, 20));
+  }
+  if (group === 'events' && action === 'attempts' && target) return ops.eventAttempts(target);
+  if (group === 'events' && action === 'resend' && target) {
+    const { eventId, deliveryId } = await ops.resendTarget(target);
+    if (!startDelivery) throw new AdminError('resend needs Temporal');
+    await startDelivery(eventId, deliveryId);
+    return { event_id: eventId, delivery_id: deliveryId };
+  }
   throw new AdminError(USAGE);
 }
 
@@ -72,7 +101,15 @@ async function main(): Promise<void> {
   await migrate(cfg.databaseUrl);
   const dataSource = await openDataSource(cfg.databaseUrl);
   try {
-    const result = await runAdmin(argv, new AdminOperations(dataSource, new SecretBox(cfg.vaultKeyHex)));
+    const startDelivery: StartDelivery = async (eventId, deliveryId) => {
+      const temporal = await connectTemporal(cfg.temporalAddress, cfg.temporalNamespace);
+      try {
+        await startWebhookDelivery({ temporal, taskQueue: cfg.taskQueue, webhooks: { initialRetrySeconds: cfg.webhookInitialRetrySeconds } }, eventId, deliveryId);
+      } finally {
+        await temporal.connection.close();
+      }
+    };
+    const result = await runAdmin(argv, new AdminOperations(dataSource, new SecretBox(cfg.vaultKeyHex)), startDelivery);
     print(result, argv.includes('--json'));
   } finally {
     await dataSource.destroy();

@@ -327,6 +327,10 @@ export interface PayoutRow {
   updated_at: number;
   completed_at: number | null;
   version: number;
+  /** Canonical literal of the submitted initiator IP (audit only, never returned). */
+  initiator_ip_address: string | null;
+  /** Lowercased id, merchant reference and "first last" for the literal list search. */
+  search_text: string | null;
 }
 
 export const Payout = new EntitySchema<PayoutRow>({
@@ -355,13 +359,73 @@ export const Payout = new EntitySchema<PayoutRow>({
     updated_at: bigint(),
     completed_at: bigint(true),
     version: { type: 'int' },
+    initiator_ip_address: varchar(45, true),
+    search_text: text(),
   },
   uniques: [{ name: 'uq_payouts_id', columns: ['id'] }],
   indices: [
     { name: 'idx_payouts_scope', columns: ['merchant_id', 'livemode', 'seq'] },
+    { name: 'idx_payouts_scope_status', columns: ['merchant_id', 'livemode', 'status', 'seq'] },
     { name: 'idx_payouts_scope_last4', columns: ['merchant_id', 'livemode', 'destination_last4'] },
     { name: 'idx_payouts_scope_amount', columns: ['merchant_id', 'livemode', 'currency', 'amount'] },
   ],
 });
 
-export const ENTITIES = [Merchant, WebhookSecret, ApiKey, IdempotencyRecord, CardVault, Payment, Refund, Payout];
+export interface EventRow {
+  seq: number;
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: string;
+  object_id: string;
+  /** The exact JSON body delivered to the merchant. */
+  payload: string;
+  created_at: number;
+}
+
+export const Event = new EntitySchema<EventRow>({
+  name: 'Event',
+  tableName: 'events',
+  columns: {
+    seq: seq(),
+    id: varchar(32),
+    merchant_id: varchar(32),
+    livemode: boolean(),
+    type: varchar(40),
+    object_id: varchar(40),
+    payload: text(false),
+    created_at: bigint(),
+  },
+  uniques: [{ name: 'uq_events_id', columns: ['id'] }],
+});
+
+export interface WebhookAttemptRow {
+  seq: number;
+  event_id: string;
+  /** The delivery workflow that made the attempt (a resend is a new delivery of the same event). */
+  delivery_id: string;
+  attempt: number;
+  endpoint: string;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  attempted_at_ms: number;
+}
+
+export const WebhookAttempt = new EntitySchema<WebhookAttemptRow>({
+  name: 'WebhookAttempt',
+  tableName: 'webhook_attempts',
+  columns: {
+    seq: seq(),
+    event_id: varchar(32),
+    delivery_id: varchar(64),
+    attempt: { type: 'int' },
+    endpoint: varchar(2048),
+    status_code: { type: 'int', nullable: true },
+    error: varchar(255, true),
+    latency_ms: { type: 'int' },
+    attempted_at_ms: bigint(),
+  },
+});
+
+export const ENTITIES = [Merchant, WebhookSecret, ApiKey, IdempotencyRecord, CardVault, Payment, Refund, Payout, Event, WebhookAttempt];

@@ -1,0 +1,234 @@
+// Events and webhooks (spec 6, CONTRACT 10): signed with Standard Webhooks, retried by Temporal,
+// recorded per attempt, never blocking the object's own workflow.
+import { Webhook } from 'standardwebhooks';
+import type { RunningApi } from '../../src/api/server';
+import { Event, WebhookAttempt } from '../../src/db/entities';
+import { postJson } from '../../src/webhooks/http-post';
+import { startDelivery } from '../../src/webhooks/start-delivery';
+import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { TEST_ENV } from '../helpers/test-env';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+let api: RunningApi;
+let receiver: WebhookReceiver;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  receiver = await startWebhookReceiver();
+  merchant = await createMerchant(api, { webhookUrl: receiver.url });
+});
+afterAll(async () => {
+  await receiver.close();
+  await api.close();
+});
+beforeEach(() => receiver.respondWith(200));
+
+async function pay(card: string, extra: Record<string, unknown> = {}) {
+  const res = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody(extra, { number: card }) });
+  expect(res.status).toBe(201);
+  return res.json;
+}
+
+function eventsFor(objectId: string) {
+  return receiver.received.filter((w) => w.json.data.object.id === objectId);
+}
+
+function verify(w: { headers: Record<string, string>; body: string }, secret: string) {
+  return new Webhook(secret).verify(w.body, w.headers);
+}
+
+it('a frictionless payment sends payment.processing and payment.succeeded, signed and verifiable', async () => {
+  const payment = await pay('4242424242424242');
+  const got = await eventually(async () => eventsFor(payment.id), (list) => list.some((w) => w.json.type === 'payment.succeeded'));
+  const types = got.map((w) => w.json.type).sort();
+  expect(types).toEqual(['payment.processing', 'payment.succeeded']);
+  for (const w of got) {
+    expect(w.json.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
+    expect(w.headers['webhook-id']).toBe(w.json.id);
+    expect(verify(w, merchant.webhookSecret)).toEqual(w.json);
+    expect(w.json.livemode).toBe(false);
+    expect(w.json.data.object).toMatchObject({ id: payment.id, amount: 4999, currency: 'USD' });
+  }
+  const succeeded = got.find((w) => w.json.type === 'payment.succeeded')!;
+  expect(succeeded.json.data.object.status).toBe('SUCCEEDED');
+  const processing = got.find((w) => w.json.type === 'payment.processing')!;
+  expect(processing.json.data.object.status).toBe('PROCESSING');
+  // A tampered body fails verification.
+  expect(() => verify({ ...succeeded, body: succeeded.body.replace('SUCCEEDED', 'FAILED') }, merchant.webhookSecret)).toThrow();
+});
+
+it('a declined payment sends payment.failed with the failure code', async () => {
+  const payment = await pay('4000000000000002');
+  const [failed] = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 1);
+  expect(failed!.json.type).toBe('payment.failed');
+  expect(failed!.json.data.object.failure_code).toBe('generic_decline');
+  expect(verify(failed!, merchant.webhookSecret)).toBeTruthy();
+});
+
+it('a 3DS payment that is left alone sends payment.requires_action then payment.expired', async () => {
+  const payment = await pay('4000000000003220');
+  const got = await eventually(async () => eventsFor(payment.id), (list) => list.some((w) => w.json.type === 'payment.expired'), TEST_ENV.actionTtlSeconds * 1000 + 20_000);
+  expect(got.map((w) => w.json.type).sort()).toEqual(['payment.expired', 'payment.requires_action']);
+  expect(got.find((w) => w.json.type === 'payment.requires_action')!.json.data.object.next_action.reason).toBe('three_d_secure');
+});
+
+it('refunds send refund.processing and refund.succeeded; a failing refund sends refund.failed', async () => {
+  const payment = await pay('4000000000005126');
+  await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  const refund = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: payment.id, amount: 1000, reason: 'customer request' } });
+  expect(refund.status).toBe(201);
+  const got = await eventually(async () => eventsFor(refund.json.id), (list) => list.some((w) => w.json.type === 'refund.failed'));
+  expect(got.map((w) => w.json.type).sort()).toEqual(['refund.failed', 'refund.processing']);
+  const failed = got.find((w) => w.json.type === 'refund.failed')!;
+  expect(failed.json.data.object).toMatchObject({ id: refund.json.id, payment_id: payment.id, status: 'FAILED', failure: { code: 'processor_error' } });
+
+  const ok = await pay('4242424242424242');
+  await eventually(() => call(api, 'GET', `/v1/payments/${ok.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  const good = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: ok.id, amount: 4999, reason: 'return' } });
+  const gotGood = await eventually(async () => eventsFor(good.json.id), (list) => list.some((w) => w.json.type === 'refund.succeeded'));
+  expect(gotGood.map((w) => w.json.type).sort()).toEqual(['refund.processing', 'refund.succeeded']);
+  for (const w of gotGood) expect(verify(w, merchant.webhookSecret)).toBeTruthy();
+});
+
+it('an endpoint answering 500 then 200 gets the same webhook-id twice, and each attempt is recorded', async () => {
+  receiver.respondWith(500, 200);
+  const payment = await pay('4000000000000002');
+  const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
+  expect(got[0]!.headers['webhook-id']).toBe(got[1]!.headers['webhook-id']);
+  expect(got[0]!.body).toBe(got[1]!.body);
+  const attempts = await eventually(
+    () => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
+    (rows) => rows.length >= 2,
+  );
+  expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
+  expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
+  for (const a of attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(0);
+});
+
+it('an endpoint that hangs is timed out and retried', async () => {
+  receiver.respondWith('hang', 200);
+  const payment = await pay('4000000000009995');
+  const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2, 30_000);
+  expect(got[0]!.headers['webhook-id']).toBe(got[1]!.headers['webhook-id']);
+  const attempts = await eventually(
+    () => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
+    (rows) => rows.some((r) => r.status_code === 200),
+  );
+  expect(attempts[0]).toMatchObject({ status_code: null, error: 'timeout' });
+});
+
+it('delivery never blocks the payment: with the endpoint failing, the payment still succeeds', async () => {
+  receiver.respondWith(503);
+  const payment = await pay('4242424242424242');
+  const done = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  expect(done.json.status).toBe('SUCCEEDED');
+  receiver.respondWith(200);
+  await eventually(async () => eventsFor(payment.id), (list) => list.some((w) => w.json.type === 'payment.succeeded' && list.length >= 3), 30_000);
+});
+
+it('events are recorded in the database and can be listed and resent by an operator', async () => {
+  const payment = await pay('4000000000000101');
+  const [first] = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 1);
+  const rows = await api.deps.dataSource.getRepository(Event).findBy({ object_id: payment.id });
+  expect(rows.map((r) => r.type)).toEqual(['payment.failed']);
+  expect(JSON.parse(rows[0]!.payload)).toEqual(first!.json);
+
+  const ops = adminOps(api);
+  const listed = await ops.listEvents(merchant.merchantId, 50);
+  expect(listed.events.find((e) => e.id === first!.json.id)).toMatchObject({ type: 'payment.failed', delivered: true, attempts: 1, last_status_code: 200 });
+  const detail = await ops.eventAttempts(first!.json.id);
+  expect(detail.attempts).toHaveLength(1);
+
+  const { eventId, deliveryId } = await ops.resendTarget(first!.json.id);
+  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, eventId, deliveryId);
+  const again = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
+  expect(again[1]!.headers['webhook-id']).toBe(first!.json.id);
+});
+
+it('a rotated secret signs alongside the old one during the grace period', async () => {
+  const m = await createMerchant(api, { webhookUrl: receiver.url });
+  const rotated = await adminOps(api).rotateWebhookSecret(m.merchantId, 3600);
+  const res = await call(api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+  const [w] = await eventually(async () => eventsFor(res.json.id), (list) => list.length >= 1);
+  expect(w!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+  expect(verify(w!, m.webhookSecret)).toBeTruthy();
+  expect(verify(w!, rotated.webhook_secret)).toBeTruthy();
+
+  // After the grace period only the new secret signs.
+  const ended = await adminOps(api).rotateWebhookSecret(m.merchantId, 0);
+  const res2 = await call(api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+  const [w2] = await eventually(async () => eventsFor(res2.json.id), (list) => list.length >= 1);
+  expect(w2!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+  expect(verify(w2!, ended.webhook_secret)).toBeTruthy();
+  expect(() => verify(w2!, m.webhookSecret)).toThrow();
+});
+
+describe('live mode refuses private destinations (SSRF)', () => {
+  it.each([
+    ['loopback v4', 'http://127.0.0.1:9/hook'],
+    ['private 10.x', 'http://10.1.2.3/hook'],
+    ['link-local metadata', 'http://169.254.169.254/latest/meta-data'],
+    ['loopback v6', 'http://[::1]:9/hook'],
+    ['hostname resolving to loopback', 'http://localhost:9/hook'],
+  ])('%s', async (_label, url) => {
+    const result = await postJson(url, '{}', {}, { timeoutMs: 2000, requirePublic: true });
+    expect(result.statusCode).toBeNull();
+    expect(result.error).toMatch(/^refused/);
+  });
+
+  it('the same addresses are allowed in test mode (the receiver is on loopback)', async () => {
+    const result = await postJson(receiver.url, '{}', {}, { timeoutMs: 2000, requirePublic: false });
+    expect(result.statusCode).toBe(200);
+  });
+
+  it('a live event to a loopback endpoint is refused at delivery and not retried', async () => {
+    const m = await createMerchant(api, { webhookUrl: receiver.url });
+    const before = receiver.received.length;
+    const eventId = 'evt_livecheck0000000000000001'.slice(0, 28);
+    await api.deps.dataSource.getRepository(Event).insert({ id: eventId, merchant_id: m.merchantId, livemode: true, type: 'payment.succeeded', object_id: 'pay_x', payload: '{}', created_at: 1 });
+    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, eventId, eventId);
+    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId })).toBe(1);
+    expect(attempts[0]!.error).toMatch(/^refused/);
+    expect(receiver.received.length).toBe(before);
+  });
+});
+
+it('deliveries survive a worker restart', async () => {
+  const queue = 'webhooks-restart';
+  const { spawnTs, waitForLog } = await import('../helpers/processes');
+  const { workerEnv } = await import('../helpers/test-env');
+  const own = await startTestApi({ taskQueue: queue });
+  const worker1 = spawnTs('worker-webhooks-1', 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: queue }));
+  await waitForLog(worker1.logFile, 'worker running', 120_000);
+  try {
+    receiver.respondWith(503);
+    const m = await createMerchant(own, { webhookUrl: receiver.url });
+    const res = await call(own, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+    expect(res.status).toBe(201);
+    await eventually(async () => eventsFor(res.json.id), (list) => list.length >= 1);
+    await worker1.stop('SIGKILL');
+    receiver.respondWith(200);
+    const worker2 = spawnTs('worker-webhooks-2', 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: queue }));
+    try {
+      await waitForLog(worker2.logFile, 'worker running', 120_000);
+      const attempts = await eventually(
+        async () => {
+          const [event] = await own.deps.dataSource.getRepository(Event).findBy({ object_id: res.json.id });
+          return event ? own.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: event.id }) : [];
+        },
+        (rows) => rows.some((r) => r.status_code === 200),
+        60_000,
+      );
+      expect(attempts.filter((a) => a.status_code === 200)).toHaveLength(1);
+      expect(attempts[0]!.status_code).toBe(503);
+    } finally {
+      await worker2.stop();
+    }
+  } finally {
+    await worker1.stop('SIGKILL');
+    await own.close();
+  }
+});
