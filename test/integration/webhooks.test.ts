@@ -6,7 +6,8 @@ import { Event, WebhookAttempt } from '../../src/db/entities';
 import { postJson } from '../../src/webhooks/http-post';
 import { startDelivery } from '../../src/webhooks/start-delivery';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
-import { TEST_ENV } from '../helpers/test-env';
+import { spawnTs, waitForLog } from '../helpers/processes';
+import { TEST_ENV, workerEnv } from '../helpers/test-env';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let api: RunningApi;
@@ -198,8 +199,6 @@ describe('live mode refuses private destinations (SSRF)', () => {
 
 it('deliveries survive a worker restart', async () => {
   const queue = 'webhooks-restart';
-  const { spawnTs, waitForLog } = await import('../helpers/processes');
-  const { workerEnv } = await import('../helpers/test-env');
   const own = await startTestApi({ taskQueue: queue });
   const worker1 = spawnTs('worker-webhooks-1', 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: queue }));
   await waitForLog(worker1.logFile, 'worker running', 120_000);
