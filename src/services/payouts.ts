@@ -1,0 +1,103 @@
+// Submitting Payouts: the business rules of a submission, then the PayoutWorkflow via
+// Update-with-Start. The destination card is vaulted here; only its token enters Temporal.
+import { createHmac } from 'node:crypto';
+import type { AuthContext, Deps } from '../api/context';
+import { updateWithStart, WorkflowClosedError } from '../api/temporal-calls';
+import { ApiError } from '../domain/errors';
+import { parseIpLiteral } from '../domain/ip';
+import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, type PayoutView } from '../domain/payout';
+import { findPayout } from '../read-models/payouts';
+import { PollAttemptsKey, searchAttributesFor } from '../temporal/search-attributes';
+import type { PayoutSettings, PayoutWorkflowInput } from '../../workflows/payout';
+import { assertProvisioned, enabledCurrency } from './merchant-rules';
+
+export interface NewPayout {
+  amount: number;
+  currency: string;
+  initiatorIpAddress: string;
+  recipient: { first_name: string; last_name: string; country: string };
+  cardNumber: string;
+  merchantReference: number | null;
+}
+
+/** Provider look-ups start after a second and back off to five minutes; no completion deadline. */
+export const PAYOUT_SETTINGS: PayoutSettings = { initialSeconds: 1, maxSeconds: 300, pollsPerRun: 100 };
+
+/**
+ * The destination card as it enters the idempotency fingerprint: a keyed digest, so the stored
+ * fingerprint cannot be reversed to the card number by trying every number.
+ */
+export function destinationDigest(vaultKeyHex: string, cardNumber: string): string {
+  return createHmac('sha256', Buffer.from(vaultKeyHex, 'hex')).update(`payout-destination:${cardNumber}`).digest('hex');
+}
+
+/** The canonical initiator IP; the schema has already refused anything that is not a literal. */
+export function canonicalIp(literal: string): string {
+  return parseIpLiteral(literal)?.canonical ?? literal;
+}
+
+export class PayoutService {
+  constructor(private readonly deps: Deps) {}
+
+  /** Submits (or, on a same-key retry, continues) the Payout bound to `payoutId`. */
+  async submit(auth: AuthContext, request: NewPayout, payoutId: string, retry: boolean): Promise<PayoutView> {
+    const { config, dataSource, vault } = this.deps;
+    assertProvisioned(auth, config);
+    const currency = enabledCurrency(auth, request.currency);
+    const destination = checkDestinationCard(request.cardNumber, auth.livemode);
+    if (!destination.ok) throw new ApiError(destination.code, { param: 'destination.card_number', message: destination.message });
+
+    const scope = { merchantId: auth.merchant.id, livemode: auth.livemode };
+    if (retry) {
+      // A finished Payout has no workflow left to ask; a running one answers through its update.
+      const existing = await findPayout(dataSource, scope, payoutId);
+      if (existing && isTerminalPayoutStatus(existing.status)) return existing;
+    }
+
+    // Bound to the payout id: a retry finds the card it sealed the first time.
+    const cardToken = await vault.tokenize(auth.merchant.id, { number: request.cardNumber }, `tok_${payoutId.slice('po_'.length)}`);
+    const now = Math.floor(Date.now() / 1000);
+    const payout: PayoutView = {
+      id: payoutId,
+      merchant_id: auth.merchant.id,
+      livemode: auth.livemode,
+      amount: request.amount,
+      currency,
+      status: 'PENDING',
+      merchant_reference: request.merchantReference,
+      recipient: { ...request.recipient, country: request.recipient.country.toUpperCase() },
+      destination: { brand: destination.brand, last4: destination.last4, country: destinationCountry(auth.livemode) },
+      initiator_ip_address: canonicalIp(request.initiatorIpAddress),
+      failure_code: null,
+      failure_message: null,
+      poll_attempts: 0,
+      last_polled_at: null,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+      version: 0,
+    };
+    const input: PayoutWorkflowInput = { payout, cardToken, settings: PAYOUT_SETTINGS };
+    try {
+      return await updateWithStart<PayoutView, [PayoutWorkflowInput]>(this.deps.temporal, config.workflowUpdateTimeoutMs, 'submit', {
+        workflowType: 'PayoutWorkflow',
+        workflowId: payoutId,
+        taskQueue: config.taskQueue,
+        args: [input],
+        searchAttributes: searchAttributesFor({
+          objectType: 'payout', merchantId: auth.merchant.id, livemode: auth.livemode, amount: request.amount, currency, status: 'PENDING',
+        }).updateCopy([{ key: PollAttemptsKey, value: 0 }]),
+        memo: { summary: `${auth.merchant.name}: payout of ${request.amount} ${currency}` },
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowClosedError)) throw error;
+      // The workflow finished meanwhile: the read model has the outcome, and the card must not stay.
+      const existing = await findPayout(dataSource, scope, payoutId);
+      if (existing && isTerminalPayoutStatus(existing.status)) {
+        await vault.shred(cardToken);
+        return existing;
+      }
+      throw new ApiError('service_unavailable');
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// A worker killed (SIGKILL) while a payout is PENDING: once a worker is back, the payout still ends
+// terminal, with exactly one provider payout. A dedicated task queue keeps the shared worker out.
+import type { RunningApi } from '../../src/api/server';
+import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
+import { TEST_ENV, workerEnv } from '../helpers/test-env';
+
+const TASK_QUEUE = 'payouts-crash';
+const SANDBOX = `http://127.0.0.1:${TEST_ENV.sandboxPort}`;
+
+let api: RunningApi;
+let merchant: TestMerchant;
+let worker: ManagedProcess | undefined;
+
+async function startWorker(name: string): Promise<ManagedProcess> {
+  const started = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: TASK_QUEUE }));
+  await waitForLog(started.logFile, 'worker running', 120_000);
+  return started;
+}
+
+async function setSandboxFaults(faults: Record<string, unknown> | null): Promise<void> {
+  const res = await fetch(`${SANDBOX}/_sandbox/faults`, faults === null
+    ? { method: 'DELETE' }
+    : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  api = await startTestApi({ taskQueue: TASK_QUEUE });
+  merchant = await createMerchant(api, { name: 'Crash Shop' });
+}, 60_000);
+
+afterAll(async () => {
+  await setSandboxFaults(null);
+  await worker?.stop();
+  await api.close();
+});
+
+it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one provider payout', async () => {
+  worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+  // The submission and the first two look-ups meet a 503 that nothing records: the payout is PENDING
+  // for seconds after its 201, time enough to kill the worker before it can move on.
+  await setSandboxFaults({ fail_next: 3, fail_status: 503 });
+  const res = await call(api, 'POST', '/v1/payouts', {
+    key: merchant.testKey,
+    body: {
+      amount: 1500,
+      currency: 'USD',
+      initiator_ip_address: '192.0.2.44',
+      recipient: { first_name: 'Crash', last_name: 'Test', country: 'US' },
+      destination: { card_number: '4242424242424242' },
+    },
+  });
+  expect(res.status).toBe(201);
+  expect(res.json.status).toBe('PENDING');
+  const payoutId: string = res.json.id;
+
+  worker.child.kill('SIGKILL');
+  await worker.stop();
+  expect((await call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey })).json.status).toBe('PENDING');
+
+  worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+  const done = await eventually(() => call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey }),
+    (r) => r.json.status === 'SUCCEEDED' || r.json.status === 'FAILED', 90_000, 500);
+  expect(done.json.status).toBe('SUCCEEDED');
+  expect(done.json.completed_at).toEqual(expect.any(Number));
+
+  const records = await (await fetch(`${SANDBOX}/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
+  expect(records.payouts).toEqual([expect.objectContaining({ idempotency_key: `${payoutId}:payout` })]);
+  const [row] = await api.deps.dataSource.query('SELECT poll_attempts FROM payouts WHERE id = ?', [payoutId]);
+  expect(Number(row.poll_attempts)).toBeGreaterThanOrEqual(3);
+  await eventually(() => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${payoutId.slice(3)}`]),
+    (rows: unknown[]) => rows.length === 0);
+}, 300_000);
