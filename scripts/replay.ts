@@ -1,0 +1,41 @@
+// `npm run replay -- <history.json | dir | --workflow-id ID | --query "...">`: replays histories
+// against the current workflow code; exits 1 when any workflow is nondeterministic.
+import { parseArgs } from 'node:util';
+import { config } from '../src/config';
+import { connectTemporal } from '../src/temporal/client';
+import { fetchHistories, readHistoryFiles, replayHistories, type HistoryFile } from '../src/replay/histories';
+import { workflowBundle } from '../workers/worker';
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'workflow-id': { type: 'string' }, query: { type: 'string' } } });
+  let histories: HistoryFile[];
+  if (values['workflow-id'] || values.query) {
+    const cfg = config();
+    const client = await connectTemporal(cfg.temporalAddress, cfg.temporalNamespace);
+    try {
+      const query = values.query ?? `WorkflowId = '${values['workflow-id']!.replace(/'/g, '')}'`;
+      histories = await fetchHistories(client, query);
+    } finally {
+      await client.connection.close();
+    }
+  } else if (positionals.length) {
+    histories = positionals.flatMap((p) => readHistoryFiles(p));
+  } else {
+    process.stderr.write('usage: npm run replay -- <history.json | directory | --workflow-id ID | --query "...">\n');
+    return 2;
+  }
+  if (!histories.length) {
+    process.stderr.write('no histories found\n');
+    return 2;
+  }
+  const outcomes = await replayHistories(await workflowBundle(), histories);
+  for (const o of outcomes) process.stdout.write(`${o.ok ? 'ok          ' : 'NONDETERMINISTIC'}  ${o.workflowId}${o.error ? `\n    ${o.error}` : ''}\n`);
+  const bad = outcomes.filter((o) => !o.ok).length;
+  process.stdout.write(`${outcomes.length - bad} passed, ${bad} failed\n`);
+  return bad ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  process.stderr.write(`replay failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
