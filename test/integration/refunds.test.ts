@@ -183,6 +183,22 @@ describe('the parent Payment', () => {
   });
 });
 
+describe('the refund window', () => {
+  it('a SUCCEEDED Payment whose refund window has closed -> 422 payment_not_refundable', async () => {
+    const shortWindow = await startTestApi({ refundWindowSeconds: 1 });
+    try {
+      const created = await call(shortWindow, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
+      expect(created.status).toBe(201);
+      await eventually(() => getPayment(created.json.id), (p) => p.status === 'SUCCEEDED');
+      const handle = api.deps.temporal.workflow.getHandle(created.json.id);
+      await eventually(() => handle.describe(), (d) => d.status.name === 'COMPLETED');
+      expectError(await refund({ payment_id: created.json.id, amount: 1, reason: 'too late' }), 422, 'payment_not_refundable', 'payment_id');
+    } finally {
+      await shortWindow.close();
+    }
+  });
+});
+
 describe('creating refunds', () => {
   it('a FULL refund: 201 PROCESSING, then SUCCEEDED, and nothing is left to refund', async () => {
     const payment = await succeededPayment(1000);
@@ -322,6 +338,20 @@ describe('idempotency', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(first.text);
     expect((await getPayment(payment.id)).refunds).toHaveLength(1);
+  });
+
+  it('the same key while the first request still runs -> 409 idempotency_key_in_use at once', async () => {
+    const payment = await succeededPayment(1000);
+    const key = randomUUID();
+    const body = { payment_id: payment.id, amount: 100, reason: 'in use' };
+    // A slow acquirer keeps the first request waiting for the refund's first report.
+    await setSandboxFaults({ latency_ms: 1500 });
+    const first = refund(body, { idempotencyKey: key });
+    await eventually(() => api.deps.dataSource.query("SELECT 1 FROM idempotency_records WHERE idempotency_key = ? AND operation = 'refunds.create'", [key]), (rows: unknown[]) => rows.length === 1, 10_000, 50);
+    expectError(await refund(body, { idempotencyKey: key }), 409, 'idempotency_key_in_use', 'Idempotency-Key');
+    expect((await first).status).toBe(201);
+    await clearSandboxFaults();
+    expect((await settledPayment(payment.id)).refunds).toHaveLength(1);
   });
 
   it('the same key with another identity -> 409 idempotency_key_reused', async () => {
