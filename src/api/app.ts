@@ -8,6 +8,7 @@ import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerHealthRoutes } from './routes/health';
+import { registerHostedPageRoutes } from './routes/hosted-page';
 import { registerPaymentRoutes } from './routes/payments';
 import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
@@ -29,6 +30,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerPayoutRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
+  registerHostedPageRoutes(router, deps);
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.config.publicBaseUrl));

@@ -1,0 +1,106 @@
+// The Hosted Payment Page for shoppers' browsers (CONTRACT 6): GET shows the card form of the
+// Payment behind a hosted token, POST takes the card. Plain HTML forms, no JavaScript, no cookies.
+//
+// No separate CSRF token: the page keeps no session or cookie a forged request could ride on, and
+// the only credential is the unguessable hosted token in the path (190 bits), which a forging site
+// would need to know anyway. Cross-site POSTs that browsers label as such are refused as well.
+import type { Next } from 'koa';
+import getRawBody from 'raw-body';
+import { ApiError } from '../../domain/errors';
+import { pageSecurityHeaders } from '../../hosted-page/html';
+import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../../hosted-page/pages';
+import { closedPaymentPage, crossSiteSubmissionPage, hostedPageOpen, notFoundPage, unavailablePage } from '../../hosted-page/states';
+import { HostedPaymentService, pageHeading, type Checkout } from '../../services/hosted-payments';
+import type { AppContext, AppRouter, Deps } from '../context';
+
+const MAX_FORM_BYTES = 8 * 1024;
+
+function sendPage(ctx: AppContext, status: number, html: string, formActionOrigins: string[] = []): void {
+  ctx.status = status;
+  ctx.set(pageSecurityHeaders(formActionOrigins));
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = html;
+}
+
+function sendStatusPage(ctx: AppContext, status: number, view: StatusPageView): void {
+  sendPage(ctx, status, renderStatusPage(view));
+}
+
+function seeOther(ctx: AppContext, location: string): void {
+  ctx.set(pageSecurityHeaders());
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
+/** Shoppers get pages, not JSON envelopes, for whatever goes wrong. */
+function pageErrors() {
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'service_unavailable')) {
+        ctx.state.logger.error({ err: error instanceof Error ? { type: error.name, message: error.message } : String(error) }, 'hosted page failed');
+      }
+      sendStatusPage(ctx, error instanceof ApiError && error.code === 'service_unavailable' ? 503 : 500, unavailablePage());
+    }
+  };
+}
+
+/** The urlencoded body, or null when it is too large. Other media types read as an empty form. */
+async function readForm(ctx: AppContext): Promise<URLSearchParams | null> {
+  if (!ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams();
+  try {
+    return new URLSearchParams(await getRawBody(ctx.req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }));
+  } catch {
+    return null;
+  }
+}
+
+export function registerHostedPageRoutes(router: AppRouter, deps: Deps): void {
+  const service = new HostedPaymentService(deps);
+
+  const sendForm = (ctx: AppContext, status: number, checkout: Checkout, view: Omit<CheckoutFormView, 'heading' | 'billing'> = {}) => {
+    const html = renderCheckoutForm({ heading: pageHeading(checkout), billing: checkout.payment.billing_details, ...view });
+    sendPage(ctx, status, html, service.formActionOrigins(checkout.payment));
+  };
+
+  const sendClosed = (ctx: AppContext, checkout: Checkout, otherwise: number) => {
+    sendStatusPage(ctx, checkout.payment.status === 'EXPIRED' ? 410 : otherwise, closedPaymentPage(checkout.payment, pageHeading(checkout)));
+  };
+
+  router.get('hostedPage', '/checkout/:token', pageErrors(), async (ctx) => {
+    const checkout = await service.load(ctx.params.token!);
+    if (!checkout) return sendStatusPage(ctx, 404, notFoundPage());
+    if (hostedPageOpen(checkout.payment)) return sendForm(ctx, 200, checkout);
+    sendClosed(ctx, checkout, 200);
+  });
+
+  router.post('hostedPageSubmit', '/checkout/:token', pageErrors(), async (ctx) => {
+    const token = ctx.params.token!;
+    if (ctx.get('sec-fetch-site') === 'cross-site') {
+      const checkout = await service.load(token);
+      if (!checkout) return sendStatusPage(ctx, 404, notFoundPage());
+      return sendStatusPage(ctx, 403, crossSiteSubmissionPage(pageHeading(checkout)));
+    }
+    const form = await readForm(ctx);
+    if (!form) {
+      const checkout = await service.load(token);
+      if (!checkout) return sendStatusPage(ctx, 404, notFoundPage());
+      return sendForm(ctx, 413, checkout, { notice: 'The form was too large to process. Please enter your card details again.' });
+    }
+    const result = await service.submit(token, form);
+    switch (result.kind) {
+      case 'not_found':
+        return sendStatusPage(ctx, 404, notFoundPage());
+      case 'closed':
+        return sendClosed(ctx, result.checkout, 409);
+      case 'invalid':
+        return sendForm(ctx, 422, result.checkout, { errors: result.errors, values: result.values });
+      case 'retry':
+        if (result.retryAfterSeconds !== null) ctx.set('Retry-After', String(result.retryAfterSeconds));
+        return sendForm(ctx, 503, result.checkout, { notice: result.message });
+      case 'redirect':
+        return seeOther(ctx, result.location);
+    }
+  });
+}

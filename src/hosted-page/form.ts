@@ -1,0 +1,95 @@
+// The hosted card form's fields and their checks. Pure: the shopper's input in, either a card ready
+// for the vault or messages for the page. Messages are written for shoppers and never echo the
+// card number or CVC.
+import { cardExpired, isTestCard, luhnValid } from '../domain/cards';
+
+export const CARD_FIELDS = ['card_number', 'exp', 'cvc', 'cardholder_name'] as const;
+export type CardField = (typeof CARD_FIELDS)[number];
+
+export type FieldErrors = Partial<Record<CardField, string>>;
+
+/** What a re-rendered form may show again. Card number and CVC are never sent back to the browser. */
+export interface SafeFormValues {
+  exp: string;
+  cardholder_name: string;
+}
+
+export interface ValidCard {
+  number: string;
+  cvc: string;
+  expMonth: number;
+  expYear: number;
+  holderName: string;
+}
+
+export type CardFormResult =
+  | { ok: true; card: ValidCard }
+  | { ok: false; errors: FieldErrors; values: SafeFormValues };
+
+export const MAX_NAME_LENGTH = 255;
+const MAX_FIELD_LENGTH = 300;
+
+function field(form: URLSearchParams, name: CardField): string {
+  return (form.get(name) ?? '').slice(0, MAX_FIELD_LENGTH).trim();
+}
+
+function checkNumber(raw: string, livemode: boolean): { number?: string; error?: string } {
+  if (raw === '') return { error: 'Enter your card number.' };
+  // Shoppers type or paste numbers in groups: spaces and hyphens are not part of the number.
+  const number = raw.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number)) return { error: 'Enter a card number of 12 to 19 digits.' };
+  if (!luhnValid(number)) return { error: 'This card number is not valid. Check it and try again.' };
+  if (livemode && isTestCard(number)) return { error: 'This card number cannot be used for a real payment.' };
+  return { number };
+}
+
+/** `MM/YY`, `MM / YYYY` or `MMYY`; two-digit years are 20YY. */
+export function parseExpiry(raw: string): { month: number; year: number } | null {
+  const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(raw) ?? /^(\d{2})(\d{2})$/.exec(raw);
+  if (!match) return null;
+  const year = Number(match[2]);
+  return { month: Number(match[1]), year: match[2]!.length === 2 ? 2000 + year : year };
+}
+
+function checkExpiry(raw: string, now: Date): { month?: number; year?: number; error?: string } {
+  if (raw === '') return { error: 'Enter the expiry date.' };
+  const expiry = parseExpiry(raw);
+  if (!expiry) return { error: 'Enter the expiry date as MM/YY.' };
+  if (expiry.month < 1 || expiry.month > 12) return { error: 'The expiry month must be between 01 and 12.' };
+  // A date in the past is a typing mistake far more often than an expired card: ask again rather
+  // than declining the payment.
+  if (cardExpired(expiry.month, expiry.year, now)) return { error: 'This expiry date is in the past. Check the date on your card.' };
+  return expiry;
+}
+
+function checkCvc(raw: string): string | undefined {
+  if (raw === '') return 'Enter the security code.';
+  if (!/^\d{3,4}$/.test(raw)) return 'The security code is the 3 or 4 digits on your card.';
+  return undefined;
+}
+
+function checkName(raw: string): string | undefined {
+  if (raw === '') return 'Enter the name on the card.';
+  if ([...raw].length > MAX_NAME_LENGTH) return `The name can be at most ${MAX_NAME_LENGTH} characters.`;
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return 'The name contains characters that are not allowed.';
+  return undefined;
+}
+
+export function parseCardForm(form: URLSearchParams, options: { livemode: boolean; now: Date }): CardFormResult {
+  const number = checkNumber(field(form, 'card_number'), options.livemode);
+  const exp = field(form, 'exp');
+  const expiry = checkExpiry(exp, options.now);
+  const cvc = field(form, 'cvc');
+  const name = field(form, 'cardholder_name');
+  const errors: FieldErrors = {};
+  if (number.error) errors.card_number = number.error;
+  if (expiry.error) errors.exp = expiry.error;
+  const cvcError = checkCvc(cvc);
+  if (cvcError) errors.cvc = cvcError;
+  const nameError = checkName(name);
+  if (nameError) errors.cardholder_name = nameError;
+  if (Object.keys(errors).length > 0) {
+    return { ok: false, errors, values: { exp, cardholder_name: name.slice(0, MAX_NAME_LENGTH) } };
+  }
+  return { ok: true, card: { number: number.number!, cvc, expMonth: expiry.month!, expYear: expiry.year!, holderName: name } };
+}
