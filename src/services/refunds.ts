@@ -3,6 +3,7 @@
 import type { AuthContext, Deps } from '../api/context';
 import { update, WorkflowClosedError } from '../api/temporal-calls';
 import { ApiError } from '../domain/errors';
+import { isId } from '../domain/ids';
 import type { PaymentView, RefundView } from '../domain/payment';
 import { findPayment } from '../read-models/payments';
 import type { RefundCommand } from '../../workflows/payment';
@@ -54,7 +55,9 @@ function settledRefund(payment: PaymentView, refundId: string): RefundView | nul
 }
 
 function paymentNotFound(paymentId: string): ApiError {
-  return new ApiError('object_not_found', { param: 'payment_id', message: `No such payment: ${paymentId.slice(0, 64)}.` });
+  // Only a well-formed id is echoed: anything else the merchant sent could be sensitive.
+  const message = isId('payment', paymentId) ? `No such payment: ${paymentId}.` : '`payment_id` is not a Payment of this account.';
+  return new ApiError('object_not_found', { param: 'payment_id', message });
 }
 
 function notRefundable(payment: PaymentView): ApiError {
