@@ -2,6 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../src/observability/logger';
+import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import type { ProviderClient } from '../src/provider/types';
 import type { CardVaultStore } from '../src/vault/card-vault';
 import type { WebhookSecrets } from '../src/webhooks/secrets';
@@ -17,6 +18,7 @@ export interface ActivityDeps {
   taskQueue: string;
   webhookSecrets: WebhookSecrets;
   webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number };
+  metrics: WorkerMetrics;
 }
 
 export function providerFor(deps: ActivityDeps, livemode: boolean): ProviderClient {

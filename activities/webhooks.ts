@@ -48,6 +48,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
+        deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
         await startDelivery(deps, event.id, event.id);
       }
     },
@@ -71,8 +72,11 @@ export function createWebhookActivities(deps: ActivityDeps) {
         latency_ms: result.latencyMs,
         attempted_at_ms: Date.now(),
       });
-      if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { delivered: true };
-      if (result.error?.startsWith('refused')) throw ApplicationFailure.nonRetryable(result.error, 'WebhookRefused');
+      const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+      const refused = result.error?.startsWith('refused') ?? false;
+      deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
+      if (delivered) return { delivered: true };
+      if (refused) throw ApplicationFailure.nonRetryable(result.error, 'WebhookRefused');
       throw ApplicationFailure.retryable(result.error ?? `endpoint answered ${result.statusCode}`, 'WebhookAttemptFailed');
     },
   };

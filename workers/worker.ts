@@ -7,6 +7,7 @@ import type { ActivityDeps } from '../activities/deps';
 import type { Config } from '../src/config';
 import { openDataSource } from '../src/db/data-source';
 import { createLogger } from '../src/observability/logger';
+import { WorkerMetrics, measuredProvider } from '../src/observability/worker-metrics';
 import { HttpProviderClient } from '../src/provider/http-client';
 import { CardVaultStore } from '../src/vault/card-vault';
 import { SecretBox } from '../src/vault/crypto';
@@ -25,14 +26,16 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 
 export interface RunningWorker {
   worker: Worker;
+  metrics: WorkerMetrics;
   run: Promise<void>;
   shutdown(): Promise<void>;
 }
 
-export async function createActivityDeps(config: Config): Promise<ActivityDeps> {
+export async function createActivityDeps(config: Config, metrics = new WorkerMetrics()): Promise<ActivityDeps> {
   const dataSource = await openDataSource(config.databaseUrl);
   const box = new SecretBox(config.vaultKeyHex);
   return {
+    metrics,
     dataSource,
     temporal: await connectTemporal(config.temporalAddress, config.temporalNamespace),
     taskQueue: config.taskQueue,
@@ -40,8 +43,8 @@ export async function createActivityDeps(config: Config): Promise<ActivityDeps> 
     webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds },
     vault: new CardVaultStore(dataSource, box),
     providers: {
-      test: new HttpProviderClient({ baseUrl: config.sandboxUrl }),
-      live: config.liveProviderUrl ? new HttpProviderClient({ baseUrl: config.liveProviderUrl }) : null,
+      test: measuredProvider(new HttpProviderClient({ baseUrl: config.sandboxUrl }), metrics),
+      live: config.liveProviderUrl ? measuredProvider(new HttpProviderClient({ baseUrl: config.liveProviderUrl }), metrics) : null,
     },
     logger: createLogger('worker', config.logLevel),
   };
@@ -61,6 +64,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const run = worker.run();
   return {
     worker,
+    metrics: deps.metrics,
     run,
     async shutdown() {
       worker.shutdown();

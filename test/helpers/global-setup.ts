@@ -52,7 +52,7 @@ export default async function globalSetup(): Promise<void> {
     SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
   });
   await waitForLog(sandbox.logFile, 'listening');
-  const worker = spawnTs('worker', 'workers/main.ts', workerEnv());
+  const worker = spawnTs('worker', 'workers/main.ts', workerEnv({ WORKER_METRICS_PORT: String(TEST_ENV.workerMetricsPort) }));
   await waitForLog(worker.logFile, 'worker running', 120_000);
 
   (globalThis as Record<string, unknown>).__TEST_SERVICES__ = { temporal, sandbox, worker };

@@ -4,6 +4,7 @@ export const TEST_ENV = {
   temporalPort: Number(process.env.TEST_TEMPORAL_PORT ?? 17233),
   temporalUiPort: Number(process.env.TEST_TEMPORAL_UI_PORT ?? 18233),
   sandboxPort: Number(process.env.TEST_SANDBOX_PORT ?? 13100),
+  workerMetricsPort: Number(process.env.TEST_TEMPORAL_PORT ?? 17233) + 2000,
   taskQueue: 'payments-test',
   settleMs: 300,
   notifySecret: 'test-notify-secret',
@@ -22,6 +23,8 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     // Webhook retries start after 1 s and an attempt times out after 2 s, so tests see retries quickly.
     WEBHOOK_INITIAL_RETRY_SECONDS: '1',
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
+    // Extra workers of crash tests pick a free metrics port; the suite's main worker gets a fixed one.
+    WORKER_METRICS_PORT: '0',
     ...extra,
   };
 }
