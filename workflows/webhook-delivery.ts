@@ -6,7 +6,8 @@ import type { DeliveryInput, WebhookActivities } from '../activities/webhooks';
 
 export async function WebhookDeliveryWorkflow(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
   const { deliverEvent } = proxyActivities<WebhookActivities>({
-    startToCloseTimeout: '30 seconds',
+    // One attempt is bounded by its HTTP timeout (10 s); a worker that dies mid-attempt is noticed here.
+    startToCloseTimeout: '15 seconds',
     scheduleToCloseTimeout: '3 days',
     retry: {
       initialInterval: `${input.initialRetrySeconds} seconds`,

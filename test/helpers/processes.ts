@@ -5,7 +5,8 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
 
 export const TEST_LOG_DIR = process.env.TEST_LOG_DIR ?? path.join(PROJECT_ROOT, '.data', 'test-logs');
-const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+/** Where each log file stood when its process was last spawned: readiness is only read after it. */
+const logStarts = new Map<string, number>();
 
 export interface ManagedProcess {
   child: ChildProcess;
@@ -17,7 +18,10 @@ export function spawnTs(name: string, entry: string, env: Record<string, string>
   fs.mkdirSync(TEST_LOG_DIR, { recursive: true });
   const logFile = path.join(TEST_LOG_DIR, `${name}.log`);
   const fd = fs.openSync(logFile, 'a');
-  const child = spawn(TSX, [path.join(PROJECT_ROOT, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  logStarts.set(logFile, fs.fstatSync(fd).size);
+  // `node --import tsx` runs the entry in this one process (the tsx CLI would fork a child that a
+  // SIGKILL of the launcher leaves running).
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
@@ -33,11 +37,12 @@ export function spawnTs(name: string, entry: string, env: Record<string, string>
   };
 }
 
-/** Waits until `logFile` contains `text` (a process announcing it is ready). */
+/** Waits until `logFile` shows `text` (a process announcing it is ready) since its last spawn. */
 export async function waitForLog(logFile: string, text: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const from = logStarts.get(logFile) ?? 0;
   while (Date.now() < deadline) {
-    if (fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes(text)) return;
+    if (fs.existsSync(logFile) && fs.readFileSync(logFile).subarray(from).toString('utf8').includes(text)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for "${text}" in ${logFile}`);
