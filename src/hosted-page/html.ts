@@ -50,7 +50,7 @@ button:hover, .button:hover { background: var(--accent-dark); }
 button:focus-visible, .button:focus-visible, a:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
 .secure { display: flex; align-items: center; justify-content: center; gap: 6px; margin: 16px 0 0; font-size: 13px; color: var(--muted); }
 .secure svg { flex: none; }
-.status { margin: 0 0 20px; }
+.status { display: block; margin: 0 0 16px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); border: 0; white-space: nowrap; }
 @media (max-width: 420px) { header, .content { padding-left: 20px; padding-right: 20px; } .amount { font-size: 28px; } }
 `;

@@ -165,6 +165,7 @@ describe('expiry', () => {
     expect(response?.status()).toBe(410);
     await page.getByRole('heading', { name: 'This payment page has expired' }).waitFor();
     expect(await page.locator('form').count()).toBe(0);
+    await screenshot(page, 'hosted-page-expired.png');
     await page.getByRole('link', { name: 'Return to Northwind Coffee Roasters' }).click();
     expect(await backAtShop()).toBe(payment.id);
   });
