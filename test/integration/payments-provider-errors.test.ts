@@ -1,0 +1,77 @@
+// Provider answers that prove nothing (CONTRACT 6, spec 7.2): 429 -> rate_limit_exceeded with
+// Retry-After, 502 -> processing_error, 503 -> service_unavailable. The Payment is never
+// registered, nothing is cached, and a same-key retry drives the same Payment id again.
+import { randomUUID } from 'node:crypto';
+import type { RunningApi } from '../../src/api/server';
+import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
+import { boundPaymentId, createDirectPayment, expectError, getPayment, paymentRowCount } from '../helpers/payments';
+import { sandboxRecords } from '../helpers/sandbox';
+import { TEST_ENV } from '../helpers/test-env';
+
+let api: RunningApi;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  merchant = await createMerchant(api);
+});
+afterAll(async () => { await api.close(); });
+
+describe.each([
+  ['4000004290000003', 429, 'rate_limit_exceeded', '1'],
+  ['4000005020000007', 502, 'processing_error', null],
+  ['4000005030000005', 503, 'service_unavailable', null],
+])('%s -> %i %s', (number, status, code, retryAfter) => {
+  it('is not cached, the retry drives the same Payment, and nothing reaches the provider', async () => {
+    const key = randomUUID();
+    const first = await createDirectPayment(api, merchant.testKey, {}, { number }, key);
+    expectError(first, status, code, null);
+    expect(first.headers.get('retry-after')).toBe(retryAfter);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const paymentId = await boundPaymentId(api, key);
+    expect(paymentId).not.toBeNull();
+
+    const retried = await createDirectPayment(api, merchant.testKey, {}, { number }, key);
+    expectError(retried, status, code, null);
+    expect(retried.headers.get('retry-after')).toBe(retryAfter);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.json.error.request_id).not.toBe(first.json.error.request_id);
+    expect(await boundPaymentId(api, key)).toBe(paymentId);
+
+    expectError(await getPayment(api, merchant.testKey, paymentId!), 404, 'object_not_found', 'id');
+    expect((await sandboxRecords(paymentId!)).authorizations).toHaveLength(0);
+  });
+});
+
+describe('after the provider errors', () => {
+  it('no Payment was registered for the merchant', async () => {
+    expect(await paymentRowCount(api, merchant.merchantId)).toBe(0);
+  });
+
+  it('a Payment that was never registered is dropped, and its vaulted card with it', async () => {
+    const key = randomUUID();
+    expectError(await createDirectPayment(api, merchant.testKey, {}, { number: '4000005030000005' }, key), 503, 'service_unavailable');
+    const paymentId = (await boundPaymentId(api, key))!;
+    const vaulted = () => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${paymentId.slice(4)}`]) as Promise<unknown[]>;
+    expect(await vaulted()).toHaveLength(1);
+    // The workflow gives up on a create nobody retried after the abandonment delay (the action TTL in tests).
+    const handle = api.deps.temporal.workflow.getHandle(paymentId);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        handle.result(),
+        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('workflow still open')), (TEST_ENV.actionTtlSeconds + 20) * 1000); }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(await vaulted()).toHaveLength(0);
+    expectError(await getPayment(api, merchant.testKey, paymentId), 404, 'object_not_found', 'id');
+  });
+
+  it('a new key with a good card afterwards creates a Payment as usual', async () => {
+    const res = await createDirectPayment(api, merchant.testKey);
+    expect(res.status).toBe(201);
+    expect(res.json.status).toBe('PROCESSING');
+  });
+});
