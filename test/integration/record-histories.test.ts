@@ -1,0 +1,116 @@
+// Runs every main path once, then exports the finished workflow histories with the same code as
+// `npm run histories:export` and replays them. With RECORD_HISTORIES=1 it also refreshes the
+// committed set in test/replay/histories (replayed in CI by test/replay/replay.test.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunningApi } from '../../src/api/server';
+import { exportHistories, readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { workflowBundle } from '../../workers/worker';
+import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { TEST_LOG_DIR } from '../helpers/processes';
+import { openPage, submitOutcome } from '../helpers/sandbox';
+import { TEST_ENV } from '../helpers/test-env';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+let api: RunningApi;
+let merchant: TestMerchant;
+let receiver: WebhookReceiver;
+const scenarios = new Map<string, string>(); // workflow id -> scenario name
+
+beforeAll(async () => {
+  // A short refund window lets succeeded Payment workflows finish, so their histories are complete.
+  api = await startTestApi({ refundWindowSeconds: 3 });
+  receiver = await startWebhookReceiver();
+  merchant = await createMerchant(api, { webhookUrl: receiver.url });
+});
+afterAll(async () => {
+  await receiver.close();
+  await api.close();
+});
+
+async function pay(card: string) {
+  const res = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({}, { number: card }) });
+  expect(res.status).toBe(201);
+  return res.json;
+}
+
+async function statusOf(id: string, status: string, timeoutMs = 30_000) {
+  return eventually(() => call(api, 'GET', `/v1/payments/${id}`, { key: merchant.testKey }), (r) => r.json?.status === status, timeoutMs);
+}
+
+async function payoutStatus(id: string, status: string) {
+  return eventually(() => call(api, 'GET', `/v1/payouts/${id}`, { key: merchant.testKey }), (r) => r.json?.status === status, 60_000);
+}
+
+function payoutBody(card: string) {
+  return { amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: 'Ana', last_name: 'Díaz', country: 'ES' }, destination: { card_number: card }, merchant_reference: 1234567890 };
+}
+
+it('records every main path and replays the exported histories', async () => {
+  const frictionless = await pay('4242424242424242');
+  scenarios.set(frictionless.id, 'payment-frictionless');
+
+  const challenged = await pay('4000000000003220');
+  scenarios.set(challenged.id, 'payment-3ds-authenticated');
+  const challenge = await openPage(challenged.next_action.redirect_url);
+  expect(challenge.status).toBe(200);
+  expect((await submitOutcome(challenged.next_action.redirect_url, 'authenticate')).status).toBe(303);
+
+  const abandoned = await pay('4000000000003063');
+  scenarios.set(abandoned.id, 'payment-3ds-expired');
+
+  const declined = await pay('4000000000000002');
+  scenarios.set(declined.id, 'payment-declined');
+
+  const refundable = await pay('4242424242424242');
+  const failing = await pay('4000000000005126');
+  await statusOf(refundable.id, 'SUCCEEDED');
+  await statusOf(failing.id, 'SUCCEEDED');
+  const refundOk = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: refundable.id, amount: 4999, reason: 'returned' } });
+  const refundBad = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: failing.id, amount: 1000, reason: 'partial return' } });
+  expect([refundOk.status, refundBad.status]).toEqual([201, 201]);
+  scenarios.set(refundable.id, 'payment-with-refund');
+  scenarios.set(failing.id, 'payment-with-failed-refund');
+  scenarios.set(refundOk.json.id, 'refund-succeeded');
+  scenarios.set(refundBad.json.id, 'refund-failed');
+
+  const pendingOk = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000004290000003') });
+  const pendingBad = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000007100000006') });
+  expect([pendingOk.json.status, pendingBad.json.status]).toEqual(['PENDING', 'PENDING']);
+  scenarios.set(pendingOk.json.id, 'payout-pending-then-succeeded');
+  scenarios.set(pendingBad.json.id, 'payout-pending-then-failed');
+
+  await statusOf(frictionless.id, 'SUCCEEDED');
+  await statusOf(challenged.id, 'SUCCEEDED');
+  await statusOf(abandoned.id, 'EXPIRED', TEST_ENV.actionTtlSeconds * 1000 + 30_000);
+  await eventually(() => call(api, 'GET', `/v1/payments/${failing.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'FAILED');
+  await eventually(() => call(api, 'GET', `/v1/payments/${refundable.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
+  await payoutStatus(pendingOk.json.id, 'SUCCEEDED');
+  await payoutStatus(pendingBad.json.id, 'FAILED');
+  const [firstEvent] = await eventually(async () => receiver.received.filter((w) => w.json.data.object.id === declined.id), (l) => l.length > 0);
+  scenarios.set(firstEvent!.json.id, 'webhook-delivery');
+
+  // Wait until every recorded workflow has finished (payments close after their refund window).
+  const ids = [...scenarios.keys()];
+  const query = `WorkflowId IN (${ids.map((id) => `'${id}'`).join(', ')}) AND ExecutionStatus != 'Running'`;
+  await eventually(async () => {
+    let n = 0;
+    for await (const _ of api.deps.temporal.workflow.list({ query })) n += 1;
+    return n;
+  }, (n) => n === ids.length, 60_000, 500);
+
+  const outDir = path.join(TEST_LOG_DIR, 'histories');
+  fs.rmSync(outDir, { recursive: true, force: true });
+  const written = await exportHistories(api.deps.temporal, query, outDir, (id) => scenarios.get(id)!);
+  expect(written).toHaveLength(ids.length);
+
+  const outcomes = await replayHistories(await workflowBundle(), readHistoryFiles(outDir));
+  expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+
+  if (process.env.RECORD_HISTORIES === '1') {
+    const committed = path.join(__dirname, '..', 'replay', 'histories');
+    fs.rmSync(committed, { recursive: true, force: true });
+    fs.mkdirSync(committed, { recursive: true });
+    for (const file of written) fs.copyFileSync(file, path.join(committed, path.basename(file)));
+  }
+}, 240_000);

@@ -1,0 +1,41 @@
+// QA history replay: histories recorded from real runs (test/replay/histories, refreshed by
+// test/integration/record-histories.test.ts) must replay against the current workflow code, and a
+// deliberately nondeterministic change must be caught.
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { workflowBundle } from '../../workers/worker';
+
+const HISTORIES = path.join(__dirname, 'histories');
+const histories = readHistoryFiles(HISTORIES);
+const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never;
+
+it('covers every workflow type and main path', () => {
+  const names = histories.map((h) => h.workflowId).sort();
+  for (const scenario of [
+    'payment-frictionless', 'payment-3ds-authenticated', 'payment-3ds-expired', 'payment-declined',
+    'refund-succeeded', 'refund-failed', 'payout-pending-then-succeeded', 'payout-pending-then-failed', 'webhook-delivery',
+  ]) {
+    expect(names.some((n) => n.startsWith(scenario))).toBe(true);
+  }
+});
+
+it('every recorded history replays against the current workflow code', async () => {
+  const outcomes = await replayHistories(await workflowBundle(), histories);
+  expect(outcomes).toHaveLength(histories.length);
+  expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+}, 120_000);
+
+it('a nondeterministic change is caught', async () => {
+  const changed = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'nondeterministic-workflows.ts'), logger: silent });
+  const paymentHistories = histories.filter((h) => h.workflowId.startsWith('payment-'));
+  const outcomes = await replayHistories(changed, paymentHistories);
+  expect(outcomes.length).toBeGreaterThan(0);
+  for (const outcome of outcomes) {
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toMatch(/DeterminismViolation|Nondeterminism|TMPRL1100/i);
+  }
+  // The unchanged workflow types still replay with the changed bundle.
+  const others = await replayHistories(changed, histories.filter((h) => !h.workflowId.startsWith('payment-')));
+  expect(others.every((o) => o.ok)).toBe(true);
+}, 120_000);
