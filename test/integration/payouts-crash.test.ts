@@ -1,5 +1,6 @@
 // A worker killed (SIGKILL) while a payout is PENDING: once a worker is back, the payout still ends
 // terminal, with exactly one provider payout. A dedicated task queue keeps the shared worker out.
+import { execFileSync } from 'node:child_process';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
@@ -16,6 +17,33 @@ async function startWorker(name: string): Promise<ManagedProcess> {
   const started = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: TASK_QUEUE }));
   await waitForLog(started.logFile, 'worker running', 120_000);
   return started;
+}
+
+/** The process and everything it started (a launcher may run the worker in a child process). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    // pgrep exits 1 when there are none.
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function killHard(managed: ManagedProcess): Promise<void> {
+  const pids = processTree(managed.child.pid!);
+  for (const pid of pids.reverse()) process.kill(pid, 'SIGKILL');
+  await managed.stop();
+  await eventually(async () => pids.filter(alive), (left) => left.length === 0);
 }
 
 async function setSandboxFaults(faults: Record<string, unknown> | null): Promise<void> {
@@ -55,9 +83,17 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   expect(res.json.status).toBe('PENDING');
   const payoutId: string = res.json.id;
 
-  worker.child.kill('SIGKILL');
-  await worker.stop();
+  await killHard(worker);
   expect((await call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey })).json.status).toBe('PENDING');
+  // The operators' query of docs/operations.md finds it.
+  const stuck = await eventually(async () => {
+    const found: string[] = [];
+    for await (const execution of api.deps.temporal.workflow.list({ query: `ObjectType="payout" AND ObjectStatus="PENDING" AND MerchantId="${merchant.merchantId}"` })) {
+      found.push(execution.workflowId);
+    }
+    return found;
+  }, (found) => found.includes(payoutId));
+  expect(stuck).toEqual([payoutId]);
 
   worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
   const done = await eventually(() => call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey }),
@@ -67,6 +103,10 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
 
   const records = await (await fetch(`${SANDBOX}/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
   expect(records.payouts).toEqual([expect.objectContaining({ idempotency_key: `${payoutId}:payout` })]);
+  // Workers name themselves pid@host in the history: a second worker finished what the first began.
+  const history = await api.deps.temporal.workflow.getHandle(payoutId).fetchHistory();
+  const workers = new Set(history.events!.map((e) => e.workflowTaskCompletedEventAttributes?.identity).filter(Boolean));
+  expect(workers.size).toBeGreaterThanOrEqual(2);
   const [row] = await api.deps.dataSource.query('SELECT poll_attempts FROM payouts WHERE id = ?', [payoutId]);
   expect(Number(row.poll_attempts)).toBeGreaterThanOrEqual(3);
   await eventually(() => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${payoutId.slice(3)}`]),
