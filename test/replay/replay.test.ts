@@ -1,8 +1,10 @@
 // QA history replay: histories recorded from real runs (test/replay/histories, refreshed by
 // test/integration/record-histories.test.ts) must replay against the current workflow code, and a
 // deliberately nondeterministic change must be caught.
+import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { TEST_CARD_NUMBERS } from '../../src/domain/cards';
 import { readHistoryFiles, replayHistories } from '../../src/replay/histories';
 import { workflowBundle } from '../../workers/worker';
 
@@ -39,3 +41,24 @@ it('a nondeterministic change is caught', async () => {
   const others = await replayHistories(changed, histories.filter((h) => !h.workflowId.startsWith('payment-')));
   expect(others.every((o) => o.ok)).toBe(true);
 }, 120_000);
+
+it('recorded histories hold no card number or CVC (payloads decoded)', () => {
+  const decoded: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'data' && typeof value === 'string') decoded.push(Buffer.from(value, 'base64').toString('utf8'));
+        else walk(value);
+      }
+    }
+  };
+  for (const file of fs.readdirSync(HISTORIES)) walk(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8')));
+  const text = decoded.join('\n');
+  expect(text.length).toBeGreaterThan(1000);
+  // Card numbers start with 3-6 (millisecond timestamps, also 13 digits, start with 1).
+  expect(text).not.toMatch(/\b[3-6]\d{12,18}\b/);
+  for (const pan of TEST_CARD_NUMBERS) expect(text).not.toContain(pan);
+  expect(text).not.toMatch(/"cvc"/);
+  expect(text).toContain('"last4"');
+});
