@@ -174,20 +174,23 @@ export interface PaymentListQuery {
   createdLt?: number;
 }
 
-export type CursorLookup = { ok: true; seq: number } | { ok: false };
+/** Ids compare by code point on every database (MySQL columns are case-insensitive by default). */
+function binaryId(dataSource: DataSource): string {
+  const type = dataSource.options.type;
+  return type === 'mysql' || type === 'mariadb' ? 'p.id COLLATE utf8mb4_bin' : 'p.id';
+}
 
 /**
- * Newest first by insertion sequence: stable across pages even while Payments are created, since
- * a new Payment always sorts before every existing one.
+ * Newest first: `created_at` descending, ties broken by id (CONTRACT 7). Keyset cursors on that
+ * pair keep pages stable while Payments are created: no Payment is shown twice or skipped.
  */
 export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
   const repo = dataSource.getRepository(Payment);
   const cursorId = query.startingAfter ?? query.endingBefore;
-  let cursorSeq: number | null = null;
+  let cursor: { created_at: number; id: string } | null = null;
   if (cursorId) {
-    const cursor = await repo.findOne({ select: { seq: true }, where: { id: cursorId, merchant_id: scope.merchantId, livemode: scope.livemode } });
+    cursor = await repo.findOne({ select: { created_at: true, id: true }, where: { id: cursorId, merchant_id: scope.merchantId, livemode: scope.livemode } });
     if (!cursor) return { cursorNotFound: query.startingAfter ? 'starting_after' : 'ending_before' };
-    cursorSeq = cursor.seq;
   }
   const qb = repo.createQueryBuilder('p')
     .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
@@ -195,8 +198,13 @@ export async function listPayments(dataSource: DataSource, scope: Scope, query: 
   if (query.createdGte !== undefined) qb.andWhere('p.created_at >= :gte', { gte: query.createdGte });
   if (query.createdLt !== undefined) qb.andWhere('p.created_at < :lt', { lt: query.createdLt });
   const backward = query.endingBefore !== undefined;
-  if (cursorSeq !== null) qb.andWhere(backward ? 'p.seq > :cursor' : 'p.seq < :cursor', { cursor: cursorSeq });
-  qb.orderBy('p.seq', backward ? 'ASC' : 'DESC').limit(query.limit + 1);
+  const id = binaryId(dataSource);
+  if (cursor) {
+    const after = backward ? '>' : '<';
+    qb.andWhere(`(p.created_at ${after} :cursorCreated OR (p.created_at = :cursorCreated AND ${id} ${after} :cursorId))`, { cursorCreated: cursor.created_at, cursorId: cursor.id });
+  }
+  const direction = backward ? 'ASC' : 'DESC';
+  qb.orderBy('p.created_at', direction).addOrderBy(id, direction).limit(query.limit + 1);
   const rows = await qb.getMany();
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);

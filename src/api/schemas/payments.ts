@@ -65,7 +65,10 @@ export const hostedPaymentSchemaA = Joi.object<HostedPaymentRequestA>({
 const paymentId = () => Joi.string().pattern(/^pay_[A-Za-z0-9-]+$/).max(64);
 const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
 
-/** GET /v1/payments (CONTRACT 7); `status` is spelled per shape and checked by the caller. */
+/**
+ * GET /v1/payments (CONTRACT 7); `status` is spelled per shape, and the two cursors together are
+ * refused, by the caller (so the error names the parameter).
+ */
 export const listPaymentsQuerySchema = Joi.object({
   limit: Joi.number().integer().min(1).max(100).default(10),
   starting_after: paymentId(),
@@ -73,6 +76,4 @@ export const listPaymentsQuerySchema = Joi.object({
   status: Joi.alternatives(Joi.string(), Joi.array().items(Joi.string())),
   'created[gte]': unixSeconds(),
   'created[lt]': unixSeconds(),
-}).oxor('starting_after', 'ending_before').messages({
-  'object.oxor': 'starting_after and ending_before cannot be used together',
 });
