@@ -5,6 +5,8 @@ import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/api/idempotency';
 import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
 import type { PaymentView, RefundView } from '../src/domain/payment';
+import type { PayoutView } from '../src/domain/payout';
+import { serializePayout } from '../src/api/serializers/payout';
 import type { EventType } from '../src/webhooks/event-types';
 import { postJson } from '../src/webhooks/http-post';
 import { signWebhook } from '../src/webhooks/signing';
@@ -14,7 +16,7 @@ import type { ActivityDeps } from './deps';
 export type EventSubject =
   | { kind: 'payment'; payment: PaymentView }
   | { kind: 'refund'; refund: RefundView; livemode: boolean }
-  | { kind: 'payout'; payout: Record<string, unknown> };
+  | { kind: 'payout'; payout: PayoutView };
 
 export interface PendingEvent {
   id: string;
@@ -30,7 +32,7 @@ function snapshot(subject: EventSubject): Record<string, unknown> {
   switch (subject.kind) {
     case 'payment': return serializePaymentA(subject.payment);
     case 'refund': return serializeRefundA(subject.refund, subject.livemode);
-    case 'payout': return subject.payout;
+    case 'payout': return serializePayout(subject.payout);
   }
 }
 

@@ -8,9 +8,11 @@
 // types and pure domain modules.
 import {
   allHandlersFinished, condition, continueAsNew, defineQuery, defineUpdate, proxyActivities, setHandler, sleep,
-  upsertSearchAttributes, workflowInfo,
+  upsertSearchAttributes, uuid4, workflowInfo,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../activities/payout';
+import type { PendingEvent, WebhookActivities } from '../activities/webhooks';
+import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage } from '../src/domain/failure-codes';
 import {
   isTerminalPayoutStatus, nextPollInterval, pollDelayMs, type PayoutView, type PollHint, type PollSchedule,
@@ -47,6 +49,10 @@ const lookup = proxyActivities<PayoutActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
+const events = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
 const store = proxyActivities<PayoutActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
@@ -64,8 +70,17 @@ export async function PayoutWorkflow(input: PayoutWorkflowInput): Promise<Payout
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+  /** Events wait here until the projection that shows them is written (an outbox). */
+  let outbox: PendingEvent[] = [];
+  function queueEvent(): void {
+    const type = eventTypeFor('payout', payout.status);
+    if (!type) return;
+    outbox.push({ id: eventIdFromUuid(uuid4()), type, merchantId: payout.merchant_id, livemode: payout.livemode, objectId: payout.id, createdAt: nowSeconds(), subject: { kind: 'payout', payout } });
+  }
+
   /** Every change goes through here: new version, timestamps, the status search attribute. */
   function change(patch: Partial<PayoutView>): void {
+    const previousStatus = payout.status;
     const next = { ...payout, ...patch, version: payout.version + 1 };
     if (patch.status !== undefined && patch.status !== payout.status) {
       next.updated_at = nowSeconds();
@@ -73,6 +88,7 @@ export async function PayoutWorkflow(input: PayoutWorkflowInput): Promise<Payout
       upsertSearchAttributes([{ key: ObjectStatusKey, value: patch.status }]);
     }
     payout = next;
+    if (next.status !== previousStatus) queueEvent();
   }
 
   /** What a provider answer changes. Uncertain answers change nothing but when to look next. */
@@ -144,23 +160,32 @@ export async function PayoutWorkflow(input: PayoutWorkflowInput): Promise<Payout
   // The projector: the one place that writes the read model, always the latest version.
   const projector = (async () => {
     for (;;) {
-      await condition(() => payout.version > projectedVersion || stopProjector);
-      if (payout.version <= projectedVersion) return;
-      const snapshot = payout;
-      await store.recordPayout(snapshot);
-      projectedVersion = snapshot.version;
+      await condition(() => payout.version > projectedVersion || outbox.length > 0 || stopProjector);
+      if (payout.version > projectedVersion) {
+        const snapshot = payout;
+        await store.recordPayout(snapshot);
+        projectedVersion = snapshot.version;
+      } else if (outbox.length > 0) {
+        // Published after the projection, so a merchant reacting to the event reads this state.
+        const batch = outbox;
+        outbox = [];
+        await events.publishEvents(batch);
+      } else {
+        return;
+      }
     }
   })();
 
   if (!submitted) {
     change(outcome(await submit()));
+    if (payout.status === 'PENDING') queueEvent(); // an uncertain first answer: payout.pending
     submitted = true;
   }
 
   let pollsThisRun = 0;
   while (!isTerminalPayoutStatus(payout.status)) {
     if (pollsThisRun >= settings.pollsPerRun || workflowInfo().continueAsNewSuggested) {
-      await condition(() => projectedVersion >= payout.version && allHandlersFinished());
+      await condition(() => projectedVersion >= payout.version && outbox.length === 0 && allHandlersFinished());
       await continueAsNew<typeof PayoutWorkflow>({ ...input, payout, resolving: { intervalSeconds, hint } });
     }
     await sleep(pollDelayMs(intervalSeconds, hint, Date.now()));

@@ -32,7 +32,7 @@ async function pay(card: string, extra: Record<string, unknown> = {}) {
 }
 
 function eventsFor(objectId: string) {
-  return receiver.received.filter((w) => w.json.data.object.id === objectId);
+  return receiver.received.filter((w) => w.json.data?.object?.id === objectId);
 }
 
 function verify(w: { headers: Record<string, string>; body: string }, secret: string) {
@@ -90,6 +90,25 @@ it('refunds send refund.processing and refund.succeeded; a failing refund sends 
   const gotGood = await eventually(async () => eventsFor(good.json.id), (list) => list.some((w) => w.json.type === 'refund.succeeded'));
   expect(gotGood.map((w) => w.json.type).sort()).toEqual(['refund.processing', 'refund.succeeded']);
   for (const w of gotGood) expect(verify(w, merchant.webhookSecret)).toBeTruthy();
+});
+
+it('payouts send payout.pending, then payout.succeeded or payout.failed, with both recipient names', async () => {
+  const body = (card: string) => ({ amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: ' Ana ', last_name: "O'Díaz", country: 'ES' }, destination: { card_number: card } });
+  const ok = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000004290000003') });
+  const bad = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000007100000006') });
+  const direct = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4242424242424242') });
+  expect([ok.json.status, bad.json.status]).toEqual(['PENDING', 'PENDING']);
+  const gotOk = await eventually(async () => eventsFor(ok.json.id), (l) => l.some((w) => w.json.type === 'payout.succeeded'), 60_000);
+  expect(gotOk.map((w) => w.json.type)).toContain('payout.pending');
+  const gotBad = await eventually(async () => eventsFor(bad.json.id), (l) => l.some((w) => w.json.type === 'payout.failed'), 60_000);
+  expect(gotBad.find((w) => w.json.type === 'payout.failed')!.json.data.object).toMatchObject({ status: 'FAILED', failure_code: 'processor_unavailable' });
+  const gotDirect = await eventually(async () => eventsFor(direct.json.id), (l) => l.some((w) => w.json.type === 'payout.succeeded'), 60_000);
+  expect(gotDirect.map((w) => w.json.type).sort()).toEqual(['payout.processing', 'payout.succeeded']);
+  for (const w of [...gotOk, ...gotBad, ...gotDirect]) {
+    expect(verify(w, merchant.webhookSecret)).toBeTruthy();
+    expect(w.json.data.object.recipient).toEqual({ first_name: ' Ana ', last_name: "O'Díaz", country: 'ES' });
+    expect(w.body).not.toContain('4000004290000003');
+  }
 });
 
 it('an endpoint answering 500 then 200 gets the same webhook-id twice, and each attempt is recorded', async () => {
