@@ -272,6 +272,8 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         typedSearchAttributes: refundSearchAttributes(payment, refund),
+        memo: { summary: `refund of ${refund.amount} ${refund.currency} on ${payment.id}` },
+        staticSummary: `refund of ${refund.amount} ${refund.currency} on ${payment.id}`,
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

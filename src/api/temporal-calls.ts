@@ -36,7 +36,8 @@ export interface StartSpec<Args extends unknown[]> {
   taskQueue: string;
   args: Args;
   searchAttributes: TypedSearchAttributes;
-  memo?: Record<string, unknown>;
+  /** One line for operators: shown as the workflow's summary in the Temporal UI and kept in its memo. */
+  summary: string;
 }
 
 /** Update-with-Start: starts the workflow if it is not running, then waits for the update. */
@@ -53,7 +54,8 @@ export async function updateWithStart<R, Args extends unknown[]>(
       // first on retries), so a retry may start the id afresh.
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       typedSearchAttributes: start.searchAttributes,
-      memo: start.memo,
+      memo: { summary: start.summary },
+      staticSummary: start.summary,
     }),
   }));
 }

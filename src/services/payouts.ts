@@ -87,7 +87,7 @@ export class PayoutService {
         searchAttributes: searchAttributesFor({
           objectType: 'payout', merchantId: auth.merchant.id, livemode: auth.livemode, amount: request.amount, currency, status: 'PENDING',
         }).updateCopy([{ key: PollAttemptsKey, value: 0 }]),
-        memo: { summary: `${auth.merchant.name}: payout of ${request.amount} ${currency}` },
+        summary: `${auth.merchant.name}: payout of ${request.amount} ${currency}`,
       });
     } catch (error) {
       if (!(error instanceof WorkflowClosedError)) throw error;
