@@ -7,6 +7,7 @@ import type { Deps, RequestState } from './context';
 import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
 import { registerCheckoutRoutes } from './routes/checkout';
+import { registerDocsRoutes } from './routes/docs';
 import { registerHealthRoutes } from './routes/health';
 import { registerHostedPageRoutes } from './routes/hosted-page';
 import { registerPaymentRoutes } from './routes/payments';
@@ -31,6 +32,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);
+  registerDocsRoutes(router);
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.config.publicBaseUrl));

@@ -1,0 +1,70 @@
+// Which operations answer with which catalogue code: spec 7.2's "Operations" column plus the
+// CONTRACT's additions, in one table. Every operation's error responses are derived from it, and
+// `satisfies` makes a new catalogue code fail to compile until it is placed here.
+import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
+import type { Shape } from '../versions';
+import type { OperationId, OperationSpec } from './operations';
+
+type Scope =
+  /** Every operation that needs an API key. */
+  | 'authenticated'
+  /** Every create (Idempotency-Key required). */
+  | 'creates'
+  /** Every create that reads a JSON body. */
+  | 'creates with body'
+  | readonly OperationId[];
+
+export const ERROR_SCOPES = {
+  actor_forbidden: ['createRefund', 'refundPaymentB'],
+  amount_exceeds_refundable: ['createRefund'],
+  currency_not_supported: ['createPayment', 'createHostedPayment', 'createPayout'],
+  idempotency_key_in_use: 'creates',
+  idempotency_key_reused: 'creates',
+  internal_error: 'authenticated',
+  invalid_api_key: 'authenticated',
+  invalid_card: ['createPayout'],
+  // CONTRACT 2 step 7: a malformed path id; the Shape B refund has one too.
+  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB'],
+  invalid_search_criteria: ['listPayments', 'listPayouts'],
+  merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
+  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB'],
+  object_state_conflict: ['createPayment', 'createPayout'],
+  // Includes a malformed or unknown Service-Version (CONTRACT 1) and an over-long Idempotency-Key.
+  parameter_invalid: 'authenticated',
+  parameter_missing: 'creates',
+  payment_acceptance_unavailable: ['createPayment', 'createHostedPayment'],
+  payment_not_refundable: ['createRefund', 'refundPaymentB'],
+  payout_submission_unavailable: ['createPayout'],
+  processing_error: ['createPayment'],
+  rate_limit_exceeded: ['createPayment'],
+  request_body_invalid: 'creates with body',
+  // Answered for a method and path no operation matches; listed in the catalogue, not per operation.
+  resource_not_found: [],
+  service_unavailable: 'authenticated',
+  unsupported_card: ['createPayout'],
+  card_declined: ['createPayment'],
+  charge_already_refunded: ['refundPaymentB'],
+} as const satisfies Record<ErrorCode, Scope>;
+
+/** Codes that exist only in the Shape B envelope (spec 7.4, CONTRACT 8). */
+export const SHAPE_B_ONLY_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['card_declined', 'charge_already_refunded']);
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+function inScope(scope: Scope, operation: OperationSpec): boolean {
+  if (scope === 'authenticated') return operation.authenticated;
+  if (scope === 'creates') return operation.create;
+  if (scope === 'creates with body') return operation.create && operation.requestBody !== undefined;
+  return scope.includes(operation.id);
+}
+
+/** The codes an operation can answer with in one shape, in catalogue order. */
+export function errorCodesFor(operation: OperationSpec, shape: Shape): ErrorCode[] {
+  if (!operation.shapes.includes(shape)) return [];
+  return ERROR_CODES.filter((code) => inScope(ERROR_SCOPES[code], operation) && (shape === 'B' || !SHAPE_B_ONLY_CODES.has(code)));
+}
+
+/** The operations that can answer with a code, in table order. */
+export function operationsAnswering(code: ErrorCode, operations: readonly OperationSpec[]): OperationSpec[] {
+  return operations.filter((operation) => operation.shapes.some((shape) => errorCodesFor(operation, shape).includes(code)));
+}

@@ -1,0 +1,105 @@
+// The small part of OpenAPI 3.1 and JSON Schema 2020-12 this service writes and reads back (the
+// docs page renders from the same objects), typed loosely enough to hold joi-to-json output.
+
+export interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
+  maxProperties?: number;
+  items?: JsonSchema;
+  maxItems?: number;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  not?: JsonSchema;
+  if?: JsonSchema;
+  then?: JsonSchema;
+  else?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  [keyword: string]: unknown;
+}
+
+export interface ExampleObject {
+  summary: string;
+  description?: string;
+  value: unknown;
+}
+
+export interface MediaTypeObject {
+  schema: JsonSchema;
+  examples?: Record<string, ExampleObject>;
+}
+
+export interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface ParameterObject {
+  name: string;
+  in: 'query' | 'header' | 'path';
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+  style?: 'form' | 'simple';
+  explode?: boolean;
+}
+
+export type Reference = { $ref: string };
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject | Reference>;
+  content?: Record<string, MediaTypeObject>;
+  /**
+   * The exact body schema per `Service-Version` when an operation speaks both shapes; `content`
+   * offers both as `oneOf`, this says which one a given version answers with.
+   */
+  'x-schema-by-service-version'?: Record<string, JsonSchema>;
+  /** Error responses: the catalogue codes this operation answers with at this status. */
+  'x-error-codes'?: string[];
+}
+
+export interface OperationObject {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<ParameterObject | Reference>;
+  requestBody?: { required: boolean; description?: string; content: Record<string, MediaTypeObject> };
+  responses: Record<string, ResponseObject>;
+  /** Shapes the operation speaks (CONTRACT 1); empty for non-JSON service endpoints. */
+  'x-shapes': string[];
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string; description: string }>;
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, ParameterObject>;
+    headers: Record<string, HeaderObject>;
+    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  };
+}
+
+export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const refName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);

@@ -1,0 +1,186 @@
+// Validates real answers against the OpenAPI document with ajv (JSON Schema 2020-12, as OpenAPI 3.1
+// uses): the body against the response schema of that operation and status (the exact shape for
+// the answering `Service-Version`), and the documented response headers. Failures read as a list of
+// paths, problems and the offending values.
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import { openApiDocument } from '../../src/api/openapi/document';
+import type { HeaderObject, JsonSchema, OpenApiDocument, Reference, ResponseObject } from '../../src/api/openapi/types';
+
+const DOCUMENT_ID = 'https://openapi.local/openapi.json';
+const INT32 = 2 ** 31;
+
+/** JSON pointer escaping of one segment (RFC 6901), then URI fragment escaping. */
+const pointerSegment = (segment: string): string => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+export function pointer(...segments: string[]): string {
+  return `${DOCUMENT_ID}#/${segments.map(pointerSegment).join('/')}`;
+}
+
+export function createAjv(document: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  // OpenAPI's format names; `uri` and `email` only as far as responses need them.
+  ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+  ajv.addFormat('int32', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -INT32 && value < INT32 });
+  ajv.addFormat('uri', (value: string) => {
+    try {
+      return Boolean(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  });
+  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
+  // The whole document is registered so that `#/components/...` pointers resolve; its top-level
+  // OpenAPI fields are declared as (inert) keywords because ajv compiles the root to resolve them.
+  ajv.addVocabulary(Object.keys(document));
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID } as object);
+  return ajv;
+}
+
+function valueAt(body: unknown, instancePath: string): unknown {
+  let current = body;
+  for (const segment of instancePath.split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return current;
+}
+
+function describeErrors(errors: ErrorObject[] | null | undefined, body: unknown): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const error of errors ?? []) {
+    const shown = JSON.stringify(valueAt(body, error.instancePath)) ?? 'undefined';
+    const line = `  ${error.instancePath || '(body)'}: ${error.message ?? error.keyword} ${JSON.stringify(error.params)}; got ${shown.length > 200 ? `${shown.slice(0, 200)}...` : shown}  [${error.schemaPath}]`;
+    if (!seen.has(line)) lines.push(line);
+    seen.add(line);
+  }
+  return lines.join('\n');
+}
+
+type HeaderSource = Headers | Record<string, string | undefined>;
+
+function headerValue(headers: HeaderSource, name: string): string | null {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
+  const record = headers as Record<string, string | undefined>;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  return key === undefined ? null : record[key] ?? null;
+}
+
+export class OpenApiValidator {
+  readonly ajv: Ajv2020;
+  /** `METHOD /path status` of every answer validated, for coverage checks. */
+  readonly validated = new Set<string>();
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(readonly document: OpenApiDocument) {
+    this.ajv = createAjv(document);
+  }
+
+  /** Compiles the schema at a pointer into the document (cached). */
+  validatorAt(ref: string): ValidateFunction {
+    let validate = this.compiled.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: ref });
+      this.compiled.set(ref, validate);
+    }
+    return validate;
+  }
+
+  /** Every schema the document holds, compiled: components, parameters, headers, bodies. Throws on the first that does not compile. */
+  compileAll(): number {
+    const refs: string[] = Object.keys(this.document.components.schemas).map((name) => pointer('components', 'schemas', name));
+    for (const name of Object.keys(this.document.components.parameters)) refs.push(pointer('components', 'parameters', name, 'schema'));
+    for (const name of Object.keys(this.document.components.headers)) refs.push(pointer('components', 'headers', name, 'schema'));
+    for (const [path, item] of Object.entries(this.document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const base = ['paths', path, method];
+        for (const [index, parameter] of (operation.parameters ?? []).entries()) {
+          if (!('$ref' in parameter)) refs.push(pointer(...base, 'parameters', String(index), 'schema'));
+        }
+        for (const mediaType of Object.keys(operation.requestBody?.content ?? {})) refs.push(pointer(...base, 'requestBody', 'content', mediaType, 'schema'));
+        for (const [status, response] of Object.entries(operation.responses)) {
+          for (const mediaType of Object.keys(response.content ?? {})) refs.push(pointer(...base, 'responses', status, 'content', mediaType, 'schema'));
+          for (const version of Object.keys(response['x-schema-by-service-version'] ?? {})) {
+            refs.push(pointer(...base, 'responses', status, 'x-schema-by-service-version', version));
+          }
+        }
+      }
+    }
+    for (const ref of refs) this.validatorAt(ref);
+    return refs.length;
+  }
+
+  private header(header: HeaderObject | Reference): HeaderObject {
+    if (!('$ref' in header)) return header;
+    const name = header.$ref.slice(header.$ref.lastIndexOf('/') + 1);
+    const resolved = this.document.components.headers[name];
+    if (!resolved) throw new Error(`unresolvable header reference ${header.$ref}`);
+    return resolved;
+  }
+
+  private checkHeaders(response: ResponseObject, headers: HeaderSource): string[] {
+    const problems: string[] = [];
+    for (const [name, reference] of Object.entries(response.headers ?? {})) {
+      const header = this.header(reference);
+      const raw = headerValue(headers, name);
+      if (raw === null) {
+        if (header.required) problems.push(`  header ${name}: required but absent`);
+        continue;
+      }
+      const schema = header.schema as JsonSchema;
+      const value = schema.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      const validate = this.ajv.compile(schema);
+      if (!validate(value)) problems.push(`  header ${name}: ${JSON.stringify(raw)} ${this.ajv.errorsText(validate.errors)}`);
+    }
+    return problems;
+  }
+
+  /** Throws a readable error unless the answer matches the document. */
+  validateResponse(method: string, pathTemplate: string, status: number, body: unknown, headers: HeaderSource = {}): void {
+    const verb = method.toLowerCase();
+    const label = `${method.toUpperCase()} ${pathTemplate} ${status}`;
+    const operation = this.document.paths[pathTemplate]?.[verb];
+    if (!operation) throw new Error(`${method.toUpperCase()} ${pathTemplate} is not in the OpenAPI document`);
+    const response = operation.responses[String(status)];
+    if (!response) {
+      const documented = Object.keys(operation.responses).join(', ');
+      throw new Error(`${label}: status not documented (documented: ${documented}); body: ${JSON.stringify(body)}`);
+    }
+    const problems = this.checkHeaders(response, headers);
+    const contentType = (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim();
+    const documentedTypes = Object.keys(response.content ?? {});
+    if (contentType && documentedTypes.length && !documentedTypes.includes(contentType)) {
+      problems.push(`  Content-Type ${contentType} is not documented (${documentedTypes.join(', ')})`);
+    }
+    if (response.content?.['application/json']) {
+      const version = headerValue(headers, 'service-version');
+      const byVersion = version !== null && response['x-schema-by-service-version']?.[version];
+      const ref = byVersion
+        ? pointer('paths', pathTemplate, verb, 'responses', String(status), 'x-schema-by-service-version', version)
+        : pointer('paths', pathTemplate, verb, 'responses', String(status), 'content', 'application/json', 'schema');
+      const validate = this.validatorAt(ref);
+      if (!validate(body)) {
+        problems.push(`  body does not match ${byVersion ? `the Service-Version ${version} schema` : 'the response schema'}:`);
+        problems.push(describeErrors(validate.errors, body));
+      }
+    } else if (typeof body !== 'string') {
+      problems.push(`  body: expected text (${documentedTypes.join(', ')}), got ${typeof body}`);
+    }
+    if (problems.length) {
+      throw new Error(`${label} does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(body, null, 2)}`);
+    }
+    this.validated.add(label);
+  }
+}
+
+let shared: OpenApiValidator | undefined;
+
+/** The validator of the document the API serves. */
+export function openApiValidator(): OpenApiValidator {
+  shared ??= new OpenApiValidator(openApiDocument());
+  return shared;
+}
+
+export function validateResponse(method: string, pathTemplate: string, status: number, body: unknown, headers: HeaderSource = {}): void {
+  openApiValidator().validateResponse(method, pathTemplate, status, body, headers);
+}

@@ -1,0 +1,234 @@
+// The OpenAPI document: structurally valid OpenAPI 3.1, every schema compiles in ajv (strict), every
+// example matches what it illustrates, it lists exactly the router's routes, its request schemas
+// are what joi-to-json makes of the joi schemas the API validates with, and error lists agree with
+// the catalogue.
+import { createApp } from '../../src/api/app';
+import type { Deps } from '../../src/api/context';
+import { buildOpenApiDocument, openApiDocument } from '../../src/api/openapi/document';
+import { ERROR_SCOPES, errorCodesFor } from '../../src/api/openapi/error-scopes';
+import { OPERATIONS, UNDOCUMENTED_ROUTES } from '../../src/api/openapi/operations';
+import { JOI_SOURCES, joiToJsonSchema } from '../../src/api/openapi/request-schemas';
+import type { JsonSchema, OperationObject, ParameterObject } from '../../src/api/openapi/types';
+import { KNOWN_VERSIONS } from '../../src/api/versions';
+import { loadConfig } from '../../src/config';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/domain/errors';
+import { OpenApiValidator, pointer } from '../helpers/openapi';
+
+const document = openApiDocument();
+const validator = new OpenApiValidator(document);
+const operations: Array<{ path: string; method: string; operation: OperationObject }> = Object.entries(document.paths)
+  .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+
+/** Every `$ref` string anywhere in a value, with where it was found. */
+function collectRefs(value: unknown, at: string, found: Array<{ ref: string; at: string }> = []): Array<{ ref: string; at: string }> {
+  if (Array.isArray(value)) value.forEach((item, index) => collectRefs(item, `${at}/${index}`, found));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string') found.push({ ref: child, at });
+      else collectRefs(child, `${at}/${key}`, found);
+    }
+  }
+  return found;
+}
+
+function resolvePointer(ref: string): unknown {
+  expect(ref.startsWith('#/')).toBe(true);
+  return ref.slice(2).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), document);
+}
+
+/** A schema without the descriptions laid over the joi output. */
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, child]) => [key, withoutDescriptions(child)]));
+}
+
+describe('structure', () => {
+  it('is OpenAPI 3.1 with info, tags, security and paths', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.title).toBeTruthy();
+    expect(document.info.version).toBeTruthy();
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['bearerAuth']);
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    for (const path of Object.keys(document.paths)) expect(path).toMatch(/^\/[a-z0-9/{}_.-]*$/);
+  });
+
+  it('is deterministic and survives a JSON round trip unchanged', () => {
+    expect(JSON.parse(JSON.stringify(buildOpenApiDocument()))).toEqual(JSON.parse(JSON.stringify(document)));
+  });
+
+  it('resolves every $ref', () => {
+    const refs = collectRefs(document, '#');
+    expect(refs.length).toBeGreaterThan(50);
+    const broken = refs.filter(({ ref }) => resolvePointer(ref) === undefined);
+    expect(broken).toEqual([]);
+  });
+
+  it('uses every component', () => {
+    const used = new Set(collectRefs({ paths: document.paths, schemas: document.components.schemas }, '#').map(({ ref }) => ref));
+    const unused = [
+      ...Object.keys(document.components.schemas).map((name) => `#/components/schemas/${name}`),
+      ...Object.keys(document.components.parameters).map((name) => `#/components/parameters/${name}`),
+      ...Object.keys(document.components.headers).map((name) => `#/components/headers/${name}`),
+    ].filter((ref) => !used.has(ref));
+    expect(unused).toEqual([]);
+  });
+
+  it('gives every operation a unique id, a known tag, responses and its path parameters', () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = document.tags.map((tag) => tag.name);
+    for (const { path, operation } of operations) {
+      expect(tags).toContain(operation.tags[0]);
+      expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
+      for (const status of Object.keys(operation.responses)) expect(status).toMatch(/^[1-5]\d\d$/);
+      const declared = (operation.parameters ?? [])
+        .map((parameter) => ('$ref' in parameter ? resolvePointer(parameter.$ref) as ParameterObject : parameter))
+        .filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name);
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      expect({ path, declared }).toEqual({ path, declared: templated });
+    }
+  });
+
+  it('compiles every schema in ajv with strict mode', () => {
+    expect(validator.compileAll()).toBeGreaterThan(60);
+  });
+
+  it('documents Service-Version with every known version and the date pattern', () => {
+    const schema = document.components.parameters.ServiceVersion!.schema;
+    expect(schema.enum).toEqual([...KNOWN_VERSIONS]);
+    for (const version of KNOWN_VERSIONS) expect(version).toMatch(new RegExp(schema.pattern!));
+  });
+});
+
+describe('examples', () => {
+  const cases: Array<[string, string, unknown]> = [];
+  for (const { path, method, operation } of operations) {
+    for (const [name, example] of Object.entries(operation.requestBody?.content['application/json']?.examples ?? {})) {
+      cases.push([`${method} ${path} request ${name}`, pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'), example.value]);
+    }
+    for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [name, example] of Object.entries(response.content?.['application/json']?.examples ?? {})) {
+        cases.push([`${method} ${path} ${status} ${name}`, pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'), example.value]);
+      }
+    }
+  }
+
+  it('covers every create request and the key response states', () => {
+    for (const operation of OPERATIONS.filter((candidate) => candidate.requestBody)) {
+      expect({ id: operation.id, examples: operation.requestExamples?.length ?? 0 }).toEqual({ id: operation.id, examples: expect.any(Number) });
+      expect(operation.requestExamples!.length).toBeGreaterThanOrEqual(Object.keys(operation.requestBody!).length);
+    }
+    const values = cases.map(([, , value]) => value as { status?: string; next_action?: unknown; error?: unknown });
+    for (const status of ['PROCESSING', 'REQUIRES_ACTION', 'FAILED', 'PENDING']) expect(values.some((value) => value.status === status)).toBe(true);
+    expect(values.some((value) => value.error !== undefined)).toBe(true);
+  });
+
+  it.each(cases)('%s matches its schema', (_label, ref, value) => {
+    const validate = validator.validatorAt(ref);
+    expect({ valid: validate(value), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+  });
+});
+
+describe('drift', () => {
+  it('request components are exactly what joi-to-json makes of the joi schemas, plus descriptions', () => {
+    for (const [name, joi] of Object.entries(JOI_SOURCES)) {
+      if (!document.components.schemas[name]) continue;
+      expect({ name, schema: withoutDescriptions(document.components.schemas[name]) }).toEqual({ name, schema: withoutDescriptions(joiToJsonSchema(joi)) });
+    }
+  });
+
+  it('list query parameters are the keys of the joi query schemas, with the same schemas', () => {
+    for (const operation of OPERATIONS.filter((candidate) => candidate.query)) {
+      const documented = (document.paths[operation.path]![operation.method]!.parameters ?? [])
+        .filter((parameter): parameter is ParameterObject => !('$ref' in parameter) && parameter.in === 'query');
+      const generated = joiToJsonSchema(JOI_SOURCES[operation.query!]!);
+      expect(Object.fromEntries(documented.map((parameter) => [parameter.name, parameter.schema])))
+        .toEqual(withoutDescriptions(generated.properties));
+      for (const parameter of documented) expect({ name: parameter.name, described: parameter.description.length > 0 }).toEqual({ name: parameter.name, described: true });
+    }
+  });
+
+  it('the Idempotency-Key bound is the one the middleware enforces', () => {
+    expect(document.components.parameters.IdempotencyKey!.schema.maxLength).toBe(255);
+  });
+});
+
+describe('routes', () => {
+  const routerRoutes = (() => {
+    const app = createApp({ config: loadConfig() } as Deps);
+    const dispatch = app.middleware.find((middleware) => (middleware as { router?: unknown }).router) as unknown as
+      { router: { stack: Array<{ path: string; methods: string[] }> } };
+    return dispatch.router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD')
+      .map((method) => `${method} ${layer.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`));
+  })();
+
+  it('every route the router serves is documented, or listed as not part of the merchant API', () => {
+    const documented = new Set(OPERATIONS.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`));
+    const missing = routerRoutes.filter((route) => !documented.has(route) && !(route in UNDOCUMENTED_ROUTES));
+    expect(missing).toEqual([]);
+    for (const route of Object.keys(UNDOCUMENTED_ROUTES)) expect(routerRoutes).toContain(route);
+  });
+
+  it('operations marked served are routed, and the others are not (flip `served` when they are)', () => {
+    for (const operation of OPERATIONS) {
+      const route = `${operation.method.toUpperCase()} ${operation.path}`;
+      expect({ route, routed: routerRoutes.includes(route) }).toEqual({ route, routed: operation.served });
+    }
+  });
+
+  it('the document has exactly the operations of the table', () => {
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort())
+      .toEqual(OPERATIONS.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`).sort());
+  });
+});
+
+describe('errors', () => {
+  const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+  it('every error response lists codes of its own HTTP status, and only codes of the operation', () => {
+    for (const { path, method, operation } of operations) {
+      const spec = OPERATIONS.find((candidate) => candidate.id === operation.operationId)!;
+      const allowed = new Set(spec.shapes.flatMap((shape) => errorCodesFor(spec, shape)));
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const code of response['x-error-codes'] ?? []) {
+          expect({ path, method, code, status: ERROR_CATALOGUE[code as ErrorCode].status }).toEqual({ path, method, code, status: Number(status) });
+          expect(allowed.has(code as ErrorCode)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('every catalogue code but resource_not_found is answered by some operation', () => {
+    const answered = new Set(operations.flatMap(({ operation }) => Object.values(operation.responses).flatMap((response) => response['x-error-codes'] ?? [])));
+    expect(codes.filter((code) => !answered.has(code))).toEqual(['resource_not_found']);
+    expect(ERROR_SCOPES.resource_not_found).toEqual([]);
+  });
+
+  it('authenticated operations document 401, 400 and 500; creates 409 with both idempotency codes', () => {
+    for (const spec of OPERATIONS.filter((candidate) => candidate.authenticated)) {
+      const responses = document.paths[spec.path]![spec.method]!.responses;
+      expect({ id: spec.id, statuses: ['400', '401', '500', '503'].filter((status) => !responses[status]) }).toEqual({ id: spec.id, statuses: [] });
+      expect(responses['401']!['x-error-codes']).toEqual(['invalid_api_key']);
+      if (spec.create) expect(responses['409']!['x-error-codes']).toEqual(expect.arrayContaining(['idempotency_key_in_use', 'idempotency_key_reused']));
+    }
+  });
+
+  it('spec 7.2 examples: payouts and payments answer their specific codes', () => {
+    const codesOf = (path: string, method: string, status: string) => document.paths[path]![method]!.responses[status]!['x-error-codes'];
+    expect(codesOf('/v1/payouts', 'post', '422')).toEqual(['currency_not_supported', 'invalid_card', 'merchant_not_provisioned', 'unsupported_card']);
+    expect(codesOf('/v1/payments', 'post', '429')).toEqual(['rate_limit_exceeded']);
+    expect(codesOf('/v1/payments', 'post', '402')).toEqual(['card_declined']);
+    expect(codesOf('/v1/refunds', 'post', '403')).toEqual(['actor_forbidden']);
+    expect(codesOf('/v1/payments', 'get', '400')).toEqual(['invalid_request', 'invalid_search_criteria', 'parameter_invalid']);
+    expect(document.paths['/v1/health']!.get!.responses['401']).toBeUndefined();
+  });
+
+  it('both envelopes enumerate the catalogue; Shape B-only codes stay out of Shape A', () => {
+    const codeEnum = (name: string) => (document.components.schemas[name]!.properties!.error!.properties!.code as JsonSchema).enum;
+    expect(codeEnum('ErrorB')).toEqual(codes);
+    expect(codeEnum('Error')).toEqual(codes.filter((code) => code !== 'card_declined' && code !== 'charge_already_refunded'));
+    expect(document.components.schemas.Error!.properties!.error!.properties!.request_id!.pattern).toBe('^req_[A-Za-z0-9]{24}$');
+  });
+});
