@@ -119,7 +119,7 @@ export class PaymentService {
         taskQueue: config.taskQueue,
         args: [input],
         searchAttributes: searchAttributesFor({ objectType: 'payment', merchantId: auth.merchant.id, livemode: auth.livemode, amount: request.amount, currency, status: 'PENDING' }),
-        memo: { summary: `${auth.merchant.name}: ${request.amount} ${currency} (${request.integrationType})` },
+        summary: `${auth.merchant.name}: ${request.amount} ${currency} (${request.integrationType})`,
       });
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
@@ -129,6 +129,7 @@ export class PaymentService {
       }
       throw error;
     }
+    this.deps.metrics.workflowOutcomes.inc({ workflow: 'PaymentWorkflow', status: outcome.ok ? outcome.payment.status : outcome.reason });
     if (!outcome.ok) throw providerError(outcome);
     return outcome.payment;
   }
