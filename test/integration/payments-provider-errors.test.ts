@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
 import { boundPaymentId, createDirectPayment, expectError, getPayment, paymentRowCount } from '../helpers/payments';
-import { sandboxRecords } from '../helpers/sandbox';
+import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 
 let api: RunningApi;
@@ -15,7 +15,10 @@ beforeAll(async () => {
   api = await startTestApi();
   merchant = await createMerchant(api);
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await clearSandboxFaults();
+  await api.close();
+});
 
 describe.each([
   ['4000004290000003', 429, 'rate_limit_exceeded', '1'],
@@ -43,9 +46,47 @@ describe.each([
   });
 });
 
+describe('transient provider faults: the same-key retry completes the same Payment, once', () => {
+  it.each<[string, Record<string, unknown>, number, string]>([
+    ['a 429 that recorded nothing', { fail_next: 1, fail_status: 429 }, 429, 'rate_limit_exceeded'],
+    ['a 503 that recorded nothing', { fail_next: 1, fail_status: 503 }, 503, 'service_unavailable'],
+    ['a connection reset before processing', { reset_next: 1 }, 502, 'processing_error'],
+    ['a connection reset after the provider acted', { reset_after_next: 1 }, 502, 'processing_error'],
+  ])('%s', async (_label, faults, status, code) => {
+    const key = randomUUID();
+    await setSandboxFaults(faults);
+    try {
+      expectError(await createDirectPayment(api, merchant.testKey, {}, {}, key), status, code);
+    } finally {
+      await clearSandboxFaults();
+    }
+    const paymentId = (await boundPaymentId(api, key))!;
+    const retried = await createDirectPayment(api, merchant.testKey, {}, {}, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.json.id).toBe(paymentId);
+    expect(retried.json.status).toBe('PROCESSING');
+    expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(1);
+  });
+
+  it('a request the provider received twice is one authorization', async () => {
+    await setSandboxFaults({ duplicate_next: 1 });
+    let res;
+    try {
+      res = await createDirectPayment(api, merchant.testKey);
+    } finally {
+      await clearSandboxFaults();
+    }
+    expect(res.status).toBe(201);
+    expect((await sandboxRecords(res.json.id)).authorizations).toHaveLength(1);
+  });
+});
+
 describe('after the provider errors', () => {
-  it('no Payment was registered for the merchant', async () => {
-    expect(await paymentRowCount(api, merchant.merchantId)).toBe(0);
+  it('no Payment was registered for the test cards that never reach the provider', async () => {
+    const rows: Array<{ id: string }> = await api.deps.dataSource.query('SELECT id FROM payments WHERE merchant_id = ? AND card_last4 IN (?, ?, ?)', [merchant.merchantId, '0003', '0007', '0005']);
+    expect(rows).toEqual([]);
+    expect(await paymentRowCount(api, merchant.merchantId)).toBe(5);
   });
 
   it('a Payment that was never registered is dropped, and its vaulted card with it', async () => {
@@ -67,6 +108,11 @@ describe('after the provider errors', () => {
     }
     expect(await vaulted()).toHaveLength(0);
     expectError(await getPayment(api, merchant.testKey, paymentId), 404, 'object_not_found', 'id');
+
+    // A same-key retry after that starts the same id afresh, and meets the same provider answer.
+    expectError(await createDirectPayment(api, merchant.testKey, {}, { number: '4000005030000005' }, key), 503, 'service_unavailable');
+    expect(await boundPaymentId(api, key)).toBe(paymentId);
+    expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(0);
   });
 
   it('a new key with a good card afterwards creates a Payment as usual', async () => {
