@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { MerchantRow, Mode } from '../db/entities';
 import type { Logger } from '../observability/logger';
 import type { ApiMetrics } from '../observability/metrics';
+import type { TokenBuckets } from '../domain/rate-limit';
 import type { CardVaultStore } from '../vault/card-vault';
 import type { SecretBox } from '../vault/crypto';
 import type { ApiVersion, Shape } from './versions';
@@ -38,6 +39,8 @@ export interface Deps {
   secretBox: SecretBox;
   logger: Logger;
   metrics: ApiMetrics;
+  /** Per-API-key request rate limit of this API process. */
+  rateLimiter: TokenBuckets;
 }
 
 export type AppRouter = Router<RequestState>;

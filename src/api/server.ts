@@ -7,6 +7,7 @@ import { ApiMetrics } from '../observability/metrics';
 import { connectTemporal } from '../temporal/client';
 import { CardVaultStore } from '../vault/card-vault';
 import { SecretBox } from '../vault/crypto';
+import { TokenBuckets } from '../domain/rate-limit';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { IdempotencyStore } from './idempotency';
@@ -25,6 +26,7 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
     config, dataSource, temporal, secretBox, logger,
     vault: new CardVaultStore(dataSource, secretBox),
     metrics: new ApiMetrics(),
+    rateLimiter: new TokenBuckets({ ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }),
   };
   const app = createApp(deps);
   const server = http.createServer(app.callback());

@@ -16,7 +16,7 @@ import { readJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const service = new PaymentService(deps);
-  const auth = authenticate(deps.dataSource);
+  const auth = authenticate(deps);
 
   router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);

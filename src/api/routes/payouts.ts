@@ -18,7 +18,7 @@ import { readJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
   const service = new PayoutService(deps);
-  const auth = authenticate(deps.dataSource);
+  const auth = authenticate(deps);
 
   router.post('createPayout', '/v1/payouts', auth, resolveVersion('A'), requireCapability('submit_payouts'), requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);

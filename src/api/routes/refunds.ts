@@ -14,7 +14,7 @@ import { readJsonBody, validateBody } from '../validation';
 export function registerRefundRoutes(router: AppRouter, deps: Deps): void {
   const service = new RefundService(deps);
 
-  router.post('createRefund', '/v1/refunds', authenticate(deps.dataSource), resolveVersion('A'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
+  router.post('createRefund', '/v1/refunds', authenticate(deps), resolveVersion('A'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
     const request = validateBody(createRefundSchema, body);
     const auth = authOf(ctx);

@@ -1,0 +1,37 @@
+// The service's own per-API-key rate limit (OWASP API4): 429 with Retry-After, and one key's burst
+// leaves other keys and merchants untouched.
+import type { RunningApi } from '../../src/api/server';
+import { adminOps, call, createMerchant, startTestApi } from '../helpers/api';
+
+let api: RunningApi;
+beforeAll(async () => { api = await startTestApi({ rateLimitPerSecond: 1, rateLimitBurst: 5 }); });
+afterAll(async () => { await api.close(); });
+
+it('a burst beyond the limit gets 429 rate_limit_exceeded with Retry-After; others are not slowed', async () => {
+  const noisy = await createMerchant(api);
+  const quiet = await createMerchant(api);
+  const statuses = [];
+  for (let i = 0; i < 8; i += 1) statuses.push((await call(api, 'GET', '/v1/payments', { key: noisy.testKey })).status);
+  expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+  expect(statuses.slice(5)).toEqual([429, 429, 429]);
+
+  const limited = await call(api, 'GET', '/v1/payments', { key: noisy.testKey });
+  expect(limited.status).toBe(429);
+  expect(limited.json.error.code).toBe('rate_limit_exceeded');
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(limited.headers.get('request-id')).toBe(limited.json.error.request_id);
+
+  // Another merchant, and another key of the same merchant, keep their full capacity.
+  expect((await call(api, 'GET', '/v1/payments', { key: quiet.testKey })).status).toBe(200);
+  const { key } = await adminOps(api).createKey({ merchantId: noisy.merchantId, mode: 'test' });
+  expect((await call(api, 'GET', '/v1/payments', { key })).status).toBe(200);
+
+  // Capacity comes back at the configured rate.
+  await new Promise((r) => setTimeout(r, 1100 * Number(limited.headers.get('retry-after'))));
+  expect((await call(api, 'GET', '/v1/payments', { key: noisy.testKey })).status).toBe(200);
+});
+
+it('unauthenticated requests are refused before they can use anyone\'s capacity', async () => {
+  const res = await call(api, 'GET', '/v1/payments', { key: 'svc_test_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+  expect(res.status).toBe(401);
+});
