@@ -15,7 +15,8 @@ import {
   type OperationObject, type ParameterObject, type Reference, type ResponseObject,
 } from './types';
 
-const SHAPE_COMPONENT_NOTE = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
+/** `Service-Version: 2025-09-01` → `Payment`; ... for the components of each shape. */
+const componentsByVersion = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
   .filter((shape) => json[shape])
   .map((shape) => `\`Service-Version: ${versionOf(shape)}\` → \`${json[shape]}\``)
   .join('; ');
@@ -121,7 +122,7 @@ function successResponse(operation: OperationSpec, response: SuccessResponse): R
   for (const shape of ['A', 'B'] as const) if (json[shape]) variants[shape] = schemaRef(json[shape]!);
   const byVersion = bySchemaVersion(variants);
   return {
-    description: byVersion ? `${response.description} Shape by version: ${SHAPE_COMPONENT_NOTE(json)}.` : response.description,
+    description: byVersion ? `${response.description} Shape by version: ${componentsByVersion(json)}.` : response.description,
     headers,
     content: { 'application/json': mediaType(eitherShape(Object.values(variants)), examples(response.examples)) },
     ...(byVersion ? { 'x-schema-by-service-version': byVersion } : {}),
@@ -176,7 +177,7 @@ function requestBody(operation: OperationSpec): OperationObject['requestBody'] {
   const variants = (['A', 'B'] as const).filter((shape) => components[shape]).map((shape) => schemaRef(components[shape]!));
   return {
     required: true,
-    description: variants.length > 1 ? `By version: ${SHAPE_COMPONENT_NOTE(components)}. No other properties are accepted, at any depth.`
+    description: variants.length > 1 ? `By version: ${componentsByVersion(components)}. No other properties are accepted, at any depth.`
       : 'No other properties are accepted, at any depth.',
     content: { 'application/json': mediaType(eitherShape(variants), examples(operation.requestExamples)) },
   };

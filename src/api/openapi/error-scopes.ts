@@ -63,8 +63,3 @@ export function errorCodesFor(operation: OperationSpec, shape: Shape): ErrorCode
   if (!operation.shapes.includes(shape)) return [];
   return ERROR_CODES.filter((code) => inScope(ERROR_SCOPES[code], operation) && (shape === 'B' || !SHAPE_B_ONLY_CODES.has(code)));
 }
-
-/** The operations that can answer with a code, in table order. */
-export function operationsAnswering(code: ErrorCode, operations: readonly OperationSpec[]): OperationSpec[] {
-  return operations.filter((operation) => operation.shapes.some((shape) => errorCodesFor(operation, shape).includes(code)));
-}

@@ -316,9 +316,3 @@ export const UNDOCUMENTED_ROUTES: Record<string, string> = {
   'GET /checkout/return/{id}': 'Browser return after 3D Secure, forwarding to the merchant\'s `return_url`.',
   'POST /internal/provider/notifications': 'Provider-to-service notifications, authenticated by a shared secret; not for merchants.',
 };
-
-export function operationById(id: OperationId): OperationSpec {
-  const found = OPERATIONS.find((operation) => operation.id === id);
-  if (!found) throw new Error(`unknown operation ${id}`);
-  return found;
-}
