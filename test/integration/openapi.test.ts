@@ -102,6 +102,19 @@ describe('service endpoints', () => {
     expect((await checked('GET', '/metrics', '/metrics')).status).toBe(200);
   });
 
+  it('the service\'s own per-key rate limit answers a documented 429', async () => {
+    const limitedApi = await startTestApi({ rateLimitPerSecond: 1, rateLimitBurst: 1 });
+    try {
+      const shop = await createMerchant(limitedApi, { name: 'Busy Shop' });
+      const answers = [];
+      for (let i = 0; i < 2; i += 1) answers.push(await call(limitedApi, 'GET', '/v1/payouts', { key: shop.testKey }));
+      expectCode(answers[1]!, 429, 'rate_limit_exceeded');
+      for (const res of answers) validator.validateResponse('GET', '/v1/payouts', res.status, res.json, res.headers);
+    } finally {
+      await limitedApi.close();
+    }
+  });
+
   it('an unmatched route answers the Shape A envelope with resource_not_found', async () => {
     const res = await call(api, 'DELETE', '/v1/payments', { key: merchant.testKey });
     expectCode(res, 404, 'resource_not_found');

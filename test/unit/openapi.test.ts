@@ -219,6 +219,7 @@ describe('errors', () => {
     const codesOf = (path: string, method: string, status: string) => document.paths[path]![method]!.responses[status]!['x-error-codes'];
     expect(codesOf('/v1/payouts', 'post', '422')).toEqual(['currency_not_supported', 'invalid_card', 'merchant_not_provisioned', 'unsupported_card']);
     expect(codesOf('/v1/payments', 'post', '429')).toEqual(['rate_limit_exceeded']);
+    expect(codesOf('/v1/payouts/{payout_id}', 'get', '429')).toEqual(['rate_limit_exceeded']);
     expect(codesOf('/v1/payments', 'post', '402')).toEqual(['card_declined']);
     expect(codesOf('/v1/refunds', 'post', '403')).toEqual(['actor_forbidden']);
     expect(codesOf('/v1/payments', 'get', '400')).toEqual(['invalid_request', 'invalid_search_criteria', 'parameter_invalid']);

@@ -36,7 +36,8 @@ export const ERROR_SCOPES = {
   payment_not_refundable: ['createRefund', 'refundPaymentB'],
   payout_submission_unavailable: ['createPayout'],
   processing_error: ['createPayment'],
-  rate_limit_exceeded: ['createPayment'],
+  // The provider's limit on Direct Payments (spec 7.2), and the service's own per-API-key limit.
+  rate_limit_exceeded: 'authenticated',
   request_body_invalid: 'creates with body',
   // Answered for a method and path no operation matches; listed in the catalogue, not per operation.
   resource_not_found: [],
