@@ -4,6 +4,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/api/idempotency';
 import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
+import { serializePaymentB } from '../src/api/serializers/payment-b';
 import type { PaymentView, RefundView } from '../src/domain/payment';
 import type { PayoutView } from '../src/domain/payout';
 import { serializePayout } from '../src/api/serializers/payout';
@@ -26,6 +27,14 @@ export interface PendingEvent {
   objectId: string;
   createdAt: number;
   subject: EventSubject;
+  /** A Shape B `callback_url`: the event goes there instead of the webhook URL, its body the Shape B payment. */
+  callbackUrl?: string;
+}
+
+/** The exact body delivered: the event envelope with a Shape A snapshot, or for a callback the Shape B payment. */
+function eventBody(event: PendingEvent): string {
+  if (event.callbackUrl && event.subject.kind === 'payment') return JSON.stringify(serializePaymentB(event.subject.payment));
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, livemode: event.livemode, data: { object: snapshot(event.subject) } });
 }
 
 function snapshot(subject: EventSubject): Record<string, unknown> {
@@ -41,16 +50,16 @@ export function createWebhookActivities(deps: ActivityDeps) {
     /** Records events (idempotent by id) and starts a delivery workflow for each. */
     async publishEvents(events: PendingEvent[]): Promise<void> {
       for (const event of events) {
-        const payload = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, livemode: event.livemode, data: { object: snapshot(event.subject) } });
         try {
           await deps.dataSource.getRepository(Event).insert({
             id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
-            object_id: event.objectId, payload, created_at: event.createdAt,
+            object_id: event.objectId, payload: eventBody(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt,
           });
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
-        deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
+        // A callback repeats a status change its webhook event already counted.
+        if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
         await startDelivery(deps, event.id, event.id);
       }
     },
@@ -60,15 +69,16 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const event = await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
       if (!event) throw ApplicationFailure.nonRetryable(`no event ${input.eventId}`, 'EventMissing');
       const merchant = await deps.dataSource.getRepository(Merchant).findOneBy({ id: event.merchant_id });
-      if (!merchant?.webhook_url) return { delivered: false, reason: 'no webhook endpoint configured' };
+      const endpoint = event.endpoint ?? merchant?.webhook_url;
+      if (!merchant || !endpoint) return { delivered: false, reason: 'no webhook endpoint configured' };
       const secrets = await deps.webhookSecrets.active(merchant.id);
       const headers = signWebhook(event.id, new Date(), event.payload, secrets);
-      const result = await postJson(merchant.webhook_url, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
+      const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
       await deps.dataSource.getRepository(WebhookAttempt).insert({
         event_id: event.id,
         delivery_id: info.workflowExecution?.workflowId ?? event.id,
         attempt: info.attempt,
-        endpoint: merchant.webhook_url,
+        endpoint,
         status_code: result.statusCode,
         error: result.error,
         latency_ms: result.latencyMs,

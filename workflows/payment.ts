@@ -36,6 +36,8 @@ export interface PaymentWorkflowInput {
   cardToken: string | null;
   cardExpired: boolean;
   settings: PaymentSettings;
+  /** Shape B Direct: no customer step, so an authorization that asks for 3D Secure is a decline. */
+  declineIfActionRequired?: boolean;
   /** Carried across continue-as-new. */
   carried?: { created: boolean; providerId: string | null; settleAt: number | null };
 }
@@ -64,6 +66,8 @@ export const submitHostedCardUpdate = defineUpdate<CreateOutcome, [HostedCardSub
 /** The provider told us an authentication step changed; we read the authoritative state. */
 export const providerEventUpdate = defineUpdate<PaymentView, []>('providerEvent');
 export const refundUpdate = defineUpdate<RefundView, [RefundCommand]>('refund');
+/** Shape B answers with the outcome: resolves once the Payment is past PENDING/PROCESSING and projected. */
+export const settledUpdate = defineUpdate<PaymentView, []>('settled');
 export const refundProgressSignal = defineSignal<[RefundProgress]>('refundProgress');
 export const paymentQuery = defineQuery<PaymentView>('payment');
 
@@ -83,6 +87,8 @@ const store = proxyActivities<PaymentActivities>({
 });
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
+/** Statuses that complete a Payment for its Shape B `callback_url`. */
+const COMPLETED: readonly PaymentView['status'][] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
 
 export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentView> {
   const settings = input.settings;
@@ -107,6 +113,16 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     outbox.push({ id: eventIdFromUuid(uuid4()), type, merchantId: payment.merchant_id, livemode: payment.livemode, objectId, createdAt: nowSeconds(), subject });
   }
 
+  /** A Shape B `callback_url` gets the Payment once it completes, through the same outbox and delivery. */
+  function queueCallback(next: PaymentView): void {
+    const type = eventTypeFor('payment', next.status);
+    if (!next.callback_url || !type || !COMPLETED.includes(next.status)) return;
+    outbox.push({
+      id: eventIdFromUuid(uuid4()), type, merchantId: next.merchant_id, livemode: next.livemode, objectId: next.id, createdAt: nowSeconds(),
+      subject: { kind: 'payment', payment: next }, callbackUrl: next.callback_url,
+    });
+  }
+
   /** Every change goes through here: new version, transition stamps, balance, search attributes. */
   function change(patch: Partial<PaymentView>): void {
     const next = { ...payment, ...patch };
@@ -121,7 +137,10 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     next.updated_at = nowSeconds();
     next.version = payment.version + 1;
     payment = next;
-    if (statusChanged) queueEvent({ kind: 'payment', payment: next }, next.id, next.status);
+    if (statusChanged) {
+      queueEvent({ kind: 'payment', payment: next }, next.id, next.status);
+      queueCallback(next);
+    }
   }
 
   /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
@@ -155,6 +174,10 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         fail(result.failureCode, card);
         break;
       case 'requires_action':
+        if (input.declineIfActionRequired) {
+          fail('generic_decline', card);
+          break;
+        }
         change({ status: 'REQUIRES_ACTION', card, next_action: { reason: 'three_d_secure', redirect_url: result.redirectUrl } });
         break;
     }
@@ -252,6 +275,16 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       await projected();
       return payment;
     });
+  });
+
+  setHandler(settledUpdate, async () => {
+    await condition(() => payment.status !== 'PENDING' && payment.status !== 'PROCESSING');
+    await projected();
+    return payment;
+  }, {
+    validator: () => {
+      if (!created) throw new Error('payment not created yet');
+    },
   });
 
   const refundById = (id: string) => payment.refunds.find((r) => r.id === id);

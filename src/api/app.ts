@@ -11,6 +11,7 @@ import { registerDocsRoutes } from './routes/docs';
 import { registerHealthRoutes } from './routes/health';
 import { registerHostedPageRoutes } from './routes/hosted-page';
 import { registerPaymentRoutes } from './routes/payments';
+import { registerShapeBRefundRoute } from './routes/payments-shape-b';
 import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
 import { registerRefundRoutes } from './routes/refunds';
@@ -28,6 +29,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerHealthRoutes(router, deps);
   registerPaymentRoutes(router, deps);
   registerRefundRoutes(router, deps);
+  registerShapeBRefundRoute(router, deps);
   registerPayoutRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);

@@ -34,13 +34,32 @@ export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise
   if (!ctx.is('application/json')) {
     throw new ApiError('request_body_invalid', { message: 'The request body must be JSON sent with Content-Type: application/json.' });
   }
-  let raw: string;
+  return parseJsonObject(await readRawBody(ctx, limitBytes));
+}
+
+/** For operations without a body: nothing at all, or the empty JSON object `{}`. */
+export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Promise<void> {
+  const raw = await readRawBody(ctx, limitBytes);
+  if (raw.trim() === '') return;
+  if (!ctx.is('application/json')) {
+    throw new ApiError('request_body_invalid', { message: 'This operation takes no body; send none, or {} with Content-Type: application/json.' });
+  }
+  const unexpected = Object.keys(parseJsonObject(raw))[0];
+  if (unexpected !== undefined) {
+    throw new ApiError('request_body_invalid', { param: unexpected, message: `This operation takes no body fields; \`${unexpected}\` is not allowed.` });
+  }
+}
+
+async function readRawBody(ctx: AppContext, limitBytes: number): Promise<string> {
   try {
-    raw = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
+    return await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
   } catch (error) {
     const tooLarge = (error as { type?: string }).type === 'entity.too.large';
     throw new ApiError('request_body_invalid', { message: tooLarge ? `The request body must be at most ${limitBytes} bytes.` : 'The request body could not be read.' });
   }
+}
+
+function parseJsonObject(raw: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

@@ -199,6 +199,9 @@ export interface PaymentRow {
   customer: string | null; // JSON, Shape B
   callback_url: string | null;
   hosted_token: string | null;
+  hosted_page_url: string | null;
+  /** Service-Version of the creating request (the browser return adds `status` for Shape B). */
+  api_version: string | null;
   created_at: number;
   updated_at: number;
   version: number;
@@ -244,6 +247,8 @@ export const Payment = new EntitySchema<PaymentRow>({
     customer: text(),
     callback_url: varchar(2048, true),
     hosted_token: varchar(64, true),
+    hosted_page_url: varchar(2048, true),
+    api_version: varchar(10, true),
     created_at: bigint(),
     updated_at: bigint(),
     version: { type: 'int' },
@@ -380,6 +385,8 @@ export interface EventRow {
   object_id: string;
   /** The exact JSON body delivered to the merchant. */
   payload: string;
+  /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook URL. */
+  endpoint: string | null;
   created_at: number;
 }
 
@@ -394,6 +401,7 @@ export const Event = new EntitySchema<EventRow>({
     type: varchar(40),
     object_id: varchar(40),
     payload: text(false),
+    endpoint: varchar(2048, true),
     created_at: bigint(),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],

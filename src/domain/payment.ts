@@ -25,6 +25,12 @@ export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
+/** One alternative of a list's status filter: any of `statuses`, optionally only (not) fully refunded. */
+export interface PaymentStatusFilter {
+  statuses: readonly PaymentStatus[];
+  refunded?: boolean;
+}
+
 export interface CardSummary {
   brand: CardBrand;
   last4: string;
@@ -99,6 +105,10 @@ export interface PaymentView {
   customer: Record<string, string | null> | null;
   callback_url: string | null;
   hosted_token: string | null;
+  /** The hosted page URL given at creation (Shape B `redirect_url`); null for Direct payments. */
+  hosted_page_url?: string | null;
+  /** The Service-Version of the creating request; null for Payments created before it was kept. */
+  api_version?: string | null;
   created_at: number;
   updated_at: number;
   /** Increases with every change; the read model ignores older versions. */

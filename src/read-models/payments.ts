@@ -1,9 +1,9 @@
 // The Payment read model: written by PaymentWorkflow's projection activity, read by GET and list.
-import type { DataSource } from 'typeorm';
+import { Brackets, type DataSource } from 'typeorm';
 import { Payment, Refund, type PaymentRow, type RefundRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
-import type { IntegrationType, NextActionReason, PaymentStatus, PaymentView, RefundView } from '../domain/payment';
+import type { IntegrationType, NextActionReason, PaymentStatus, PaymentStatusFilter, PaymentView, RefundView } from '../domain/payment';
 import type { RefundStatus } from '../domain/refunds';
 import { upsertVersioned } from './versioned-upsert';
 
@@ -46,6 +46,8 @@ export function paymentToRow(view: PaymentView): Omit<PaymentRow, 'seq'> {
     customer: view.customer ? JSON.stringify(view.customer) : null,
     callback_url: view.callback_url,
     hosted_token: view.hosted_token,
+    hosted_page_url: view.hosted_page_url ?? null,
+    api_version: view.api_version ?? null,
     created_at: view.created_at,
     updated_at: view.updated_at,
     version: view.version,
@@ -134,6 +136,8 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
     customer: json(row.customer),
     callback_url: row.callback_url,
     hosted_token: row.hosted_token,
+    hosted_page_url: row.hosted_page_url,
+    api_version: row.api_version,
     created_at: row.created_at,
     updated_at: row.updated_at,
     version: row.version,
@@ -169,7 +173,8 @@ export interface PaymentListQuery {
   limit: number;
   startingAfter?: string;
   endingBefore?: string;
-  statuses?: PaymentStatus[];
+  /** A Payment matches when it matches any one of these (each shape spells its statuses). */
+  statusFilters?: readonly PaymentStatusFilter[];
   createdGte?: number;
   createdLt?: number;
 }
@@ -194,7 +199,15 @@ export async function listPayments(dataSource: DataSource, scope: Scope, query: 
   }
   const qb = repo.createQueryBuilder('p')
     .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
-  if (query.statuses?.length) qb.andWhere('p.status IN (:...statuses)', { statuses: query.statuses });
+  if (query.statusFilters?.length) {
+    const filters = query.statusFilters;
+    qb.andWhere(new Brackets((any) => {
+      filters.forEach((filter, i) => {
+        const refunded = filter.refunded === undefined ? '' : ` AND p.refunded_at IS ${filter.refunded ? 'NOT ' : ''}NULL`;
+        any.orWhere(`(p.status IN (:...statuses${i})${refunded})`, { [`statuses${i}`]: filter.statuses });
+      });
+    }));
+  }
   if (query.createdGte !== undefined) qb.andWhere('p.created_at >= :gte', { gte: query.createdGte });
   if (query.createdLt !== undefined) qb.andWhere('p.created_at < :lt', { lt: query.createdLt });
   const backward = query.endingBefore !== undefined;

@@ -19,13 +19,18 @@ export interface NewPayment {
   merchantReference: number | null;
   description: string | null;
   billingDetails: BillingDetails | null;
-  customerIpAddress: string;
+  /** Shape B has no `customer_ip_address`, and a Shape B Direct payment no return URL. */
+  customerIpAddress: string | null;
   merchantCustomerId: string | null;
-  returnUrl: string;
+  returnUrl: string | null;
   card?: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name?: string | null };
   metadata?: Record<string, string> | null;
   customer?: Record<string, string | null> | null;
   callbackUrl?: string | null;
+  /** The Service-Version of the creating request. */
+  apiVersion?: string;
+  /** Shape B Direct has no customer step: a card that needs 3D Secure is declined instead. */
+  declineIfActionRequired?: boolean;
 }
 
 export function paymentSettings(config: Config, paymentId: string): PaymentSettings {
@@ -78,6 +83,7 @@ export class PaymentService {
       expired = cardExpired(request.card.exp_month, request.card.exp_year, new Date());
     }
     const hostedToken = request.integrationType === 'HOSTED_PAYMENT_PAGE' ? randomBase62(32) : null;
+    const pageUrl = hostedToken ? hostedPageUrl(config, hostedToken) : null;
     const now = Math.floor(Date.now() / 1000);
     const payment: PaymentView = {
       id: paymentId,
@@ -97,7 +103,7 @@ export class PaymentService {
       amount_refundable: 0,
       refunds: [],
       status_transitions: emptyTransitions(),
-      next_action: hostedToken ? { reason: 'hosted_payment_page', redirect_url: hostedPageUrl(config, hostedToken) } : null,
+      next_action: pageUrl ? { reason: 'hosted_payment_page', redirect_url: pageUrl } : null,
       refunded_at: null,
       return_url: request.returnUrl,
       customer_ip_address: request.customerIpAddress,
@@ -106,11 +112,16 @@ export class PaymentService {
       customer: request.customer ?? null,
       callback_url: request.callbackUrl ?? null,
       hosted_token: hostedToken,
+      hosted_page_url: pageUrl,
+      api_version: request.apiVersion ?? null,
       created_at: now,
       updated_at: now,
       version: 0,
     };
-    const input: PaymentWorkflowInput = { payment, cardToken, cardExpired: expired, settings: paymentSettings(config, paymentId) };
+    const input: PaymentWorkflowInput = {
+      payment, cardToken, cardExpired: expired, settings: paymentSettings(config, paymentId),
+      ...(request.declineIfActionRequired ? { declineIfActionRequired: true } : {}),
+    };
     let outcome: CreateOutcome;
     try {
       outcome = await updateWithStart<CreateOutcome, [PaymentWorkflowInput]>(this.temporal, config.workflowUpdateTimeoutMs, 'create', {

@@ -192,16 +192,27 @@ describe('payments', () => {
     expect(list.status).toBe(400);
     expect(list.json.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_search_criteria' });
     const create = await checked('POST', '/v1/payments', '/v1/payments', {
-      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', card: { number: CARD.visa, exp_month: 12, exp_year: 2030, cvc: '123' } },
+      key: merchant.testKey, headers, body: { amount: 4999, currency: 'USD', card: { number: CARD.visa, exp_month: 12, exp_year: 2030, cvc: '123' } },
     });
     expect(create.status).toBe(400);
     expect(create.json.error.type).toBe('invalid_request_error');
     expect((await checked('GET', '/v1/payments/{id}', `/v1/payments/pay_${'0'.repeat(24)}`, { key: merchant.testKey, headers })).json.error.type).toBe('invalid_request_error');
   });
 
-  // The payments routes answer Shape A bodies whatever the version, and POST /v1/payments/{id}/refund
-  // is not routed: there are no Shape B serializers yet. Enable when they exist.
-  it.todo('Shape B success answers (201 succeeded, 402 card_declined, list, retrieve, refund) validate against PaymentB');
+  it('Shape B success answers (201 succeeded, 402 card_declined, hosted, list, retrieve) validate against PaymentB', async () => {
+    const headers = { 'Service-Version': SHAPE_B_VERSION };
+    const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
+    const created = await checked('POST', '/v1/payments', '/v1/payments', { key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', card: card(CARD.visa) } });
+    expect(created.json).toMatchObject({ object: 'payment', status: 'succeeded' });
+    const declined = await checked('POST', '/v1/payments', '/v1/payments', { key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', card: card(CARD.declined) } });
+    expect(declined.json.error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' });
+    const hosted = await checked('POST', '/v1/payments/hpp', '/v1/payments/hpp', {
+      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/back', metadata: { order: '42' } },
+    });
+    expect(hosted.json).toMatchObject({ status: 'pending', card: null });
+    expect((await getPayment(created.json.id, { headers })).json).toEqual(created.json);
+    expect((await checked('GET', '/v1/payments', '/v1/payments?limit=3&status=succeeded', { key: merchant.testKey, headers })).json.object).toBe('list');
+  });
 });
 
 describe('refunds', () => {
@@ -232,10 +243,12 @@ describe('refunds', () => {
     expectCode(await refund({ payment_id: failed.id, amount: 1, reason: 'x' }), 422, 'payment_not_refundable');
   });
 
-  it('the Shape B refund operation is documented but not routed yet', async () => {
-    const res = await call(api, 'POST', `/v1/payments/${paid.id}/refund`, { key: merchant.testKey, headers: { 'Service-Version': SHAPE_B_VERSION } });
-    expectCode(res, 404, 'resource_not_found');
-    expect(OPERATIONS.find((operation) => operation.id === 'refundPaymentB')!.served).toBe(false);
+  it('the Shape B refund: 200 refunded, then 400 charge_already_refunded', async () => {
+    const refundable = await succeededPayment();
+    const refunded = await checked('POST', '/v1/payments/{id}/refund', `/v1/payments/${refundable.id}/refund`, { key: merchant.testKey });
+    expect(refunded.status).toBe(200);
+    expect(refunded.json).toMatchObject({ id: refundable.id, status: 'refunded' });
+    expectCode(await checked('POST', '/v1/payments/{id}/refund', `/v1/payments/${refundable.id}/refund`, { key: merchant.testKey }), 400, 'charge_already_refunded');
   });
 });
 

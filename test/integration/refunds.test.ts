@@ -33,13 +33,14 @@ function refund(body: Record<string, unknown>, options: { key?: string; idempote
 }
 
 async function getPayment(id: string, key = merchant.testKey): Promise<any> {
-  const res = await call(api, 'GET', `/v1/payments/${id}`, { key });
+  const res = await call(api, 'GET', `/v1/payments/${id}`, { key, headers: { 'Service-Version': '2025-09-01' } });
   expect(res.status).toBe(200);
   return res.json;
 }
 
 async function createPayment(amount: number, card: string, key = merchant.testKey): Promise<any> {
-  const res = await call(api, 'POST', '/v1/payments', { key, body: directPaymentBody({ amount }, { number: card }) });
+  // A Shape A body, so Shape A whatever the merchant's default version.
+  const res = await call(api, 'POST', '/v1/payments', { key, headers: { 'Service-Version': '2025-09-01' }, body: directPaymentBody({ amount }, { number: card }) });
   expect(res.status).toBe(201);
   return res.json;
 }

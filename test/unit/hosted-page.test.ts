@@ -133,9 +133,18 @@ describe('pageSecurityHeaders', () => {
 });
 
 describe('merchantReturnUrl', () => {
+  const shapeA = { status: 'PROCESSING', refunded_at: null, api_version: '2025-09-01' } as const;
+  const shapeB = { ...shapeA, api_version: '2024-06-01' } as const;
+
   it('adds payment_id and keeps the merchant query', () => {
-    expect(merchantReturnUrl({ id: 'pay_1', return_url: 'https://shop.example/back?order=7#top' })).toBe('https://shop.example/back?order=7&payment_id=pay_1#top');
-    expect(merchantReturnUrl({ id: 'pay_1', return_url: null })).toBeNull();
+    expect(merchantReturnUrl({ id: 'pay_1', return_url: 'https://shop.example/back?order=7#top', ...shapeA })).toBe('https://shop.example/back?order=7&payment_id=pay_1#top');
+    expect(merchantReturnUrl({ id: 'pay_1', return_url: null, ...shapeA })).toBeNull();
+  });
+
+  it('adds the Shape B status for a Payment created under Service-Version 2024-06-01', () => {
+    expect(merchantReturnUrl({ id: 'pay_1', return_url: 'https://shop.example/back?order=7', ...shapeB })).toBe('https://shop.example/back?order=7&payment_id=pay_1&status=pending');
+    expect(merchantReturnUrl({ id: 'pay_1', return_url: 'https://shop.example/back', ...shapeB, status: 'FAILED' })).toBe('https://shop.example/back?payment_id=pay_1&status=failed');
+    expect(merchantReturnUrl({ id: 'pay_1', return_url: 'https://shop.example/back', ...shapeA, api_version: null, status: 'SUCCEEDED' })).toBe('https://shop.example/back?payment_id=pay_1');
   });
 });
 

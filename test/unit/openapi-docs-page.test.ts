@@ -5,6 +5,7 @@ import { renderDocsPage } from '../../src/api/docs-page/render';
 import { docsSecurityHeaders } from '../../src/api/docs-page/style';
 import { openApiDocument } from '../../src/api/openapi/document';
 import { EXAMPLES } from '../../src/api/openapi/examples';
+import { OPERATIONS } from '../../src/api/openapi/operations';
 import { ERROR_CATALOGUE } from '../../src/domain/errors';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
 import { OpenApiValidator } from '../helpers/openapi';
@@ -35,7 +36,9 @@ describe('docs page', () => {
     expect(page).toContain('<code>payment_method_data.card.number</code>');
     expect(page).toContain('Error codes: <a href="#error-rate_limit_exceeded">');
     expect(page).toContain('REQUIRES_ACTION: 3D Secure');
-    expect(page).toContain('Not served by this version of the service yet');
+    // Operations documented ahead of their route say so (none left once Shape B's refund is served).
+    const unserved = OPERATIONS.some((operation) => !operation.served);
+    expect(page.includes('Not served by this version of the service yet')).toBe(unserved);
   });
 
   it('needs nothing external and runs no script: one inline stylesheet allowed by its hash', () => {

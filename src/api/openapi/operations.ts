@@ -176,7 +176,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     authenticated: true,
     create: true,
     shapes: ['B'],
-    served: false,
+    served: true,
     pathParameter: 'PaymentId',
     responses: [{
       status: 200,

@@ -1,7 +1,5 @@
 // Payment operations: create (Direct and Hosted), retrieve and list. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
-import { isId } from '../../domain/ids';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/payment';
 import { findPayment, listPayments } from '../../read-models/payments';
 import { PaymentService } from '../../services/payments';
 import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
@@ -9,16 +7,20 @@ import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
+import { PAYMENT_SHAPES } from '../payment-shapes';
 import { respondIdempotently } from '../respond';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
 import { serializePaymentA } from '../serializers/payment-a';
+import { shapeBPaymentHandlers } from './payments-shape-b';
 import { readJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const service = new PaymentService(deps);
   const auth = authenticate(deps);
+  const shapeB = shapeBPaymentHandlers(deps);
 
   router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+    if (ctx.state.shape === 'B') return shapeB.createDirect(ctx);
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
     const request = validateBody(directPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
     await respondIdempotently(ctx, deps, {
@@ -46,6 +48,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
           customerIpAddress: request.customer_ip_address,
           merchantCustomerId: request.merchant_customer_id ?? null,
           returnUrl: request.return_url,
+          apiVersion: ctx.state.version,
           card: request.payment_method_data.card,
         }, paymentId, retry);
         return { status: 201, body: serializePaymentA(payment) };
@@ -54,6 +57,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   });
 
   router.post('createHostedPayment', '/v1/payments/hpp', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+    if (ctx.state.shape === 'B') return shapeB.createHosted(ctx);
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
     const request = validateBody(hostedPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
     await respondIdempotently(ctx, deps, {
@@ -80,6 +84,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
           customerIpAddress: request.customer_ip_address,
           merchantCustomerId: request.merchant_customer_id ?? null,
           returnUrl: request.return_url,
+          apiVersion: ctx.state.version,
         }, paymentId, retry);
         return { status: 201, body: serializePaymentA(payment) };
       },
@@ -88,10 +93,11 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
 
   router.get('retrievePayment', '/v1/payments/:id', auth, resolveVersion(), async (ctx) => {
     const id = ctx.params.id!;
-    if (!isId('payment', id)) throw new ApiError('invalid_request', { param: 'id', message: '`id` must be a Payment id (pay_ followed by 24 letters or digits).' });
+    const shape = PAYMENT_SHAPES[ctx.state.shape];
+    if (!shape.isPaymentId(id)) throw new ApiError('invalid_request', { param: 'id', message: `\`id\` must be a Payment id (${shape.paymentIdRule}).` });
     const payment = await findPayment(deps.dataSource, scopeOf(ctx), id);
     if (!payment) throw new ApiError('object_not_found', { param: 'id', message: `No such payment: ${id}.` });
-    ctx.body = serializePaymentA(payment);
+    ctx.body = shape.serialize(payment);
   });
 
   router.get('listPayments', '/v1/payments', auth, resolveVersion(), async (ctx) => {
@@ -99,23 +105,24 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
     if (query.starting_after && query.ending_before) {
       throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
     }
-    const statuses = ([] as string[]).concat(query.status ?? []);
-    const invalid = statuses.find((s) => !(PAYMENT_STATUSES as readonly string[]).includes(s));
-    if (invalid !== undefined) {
-      throw new ApiError('invalid_search_criteria', { param: 'status', message: `\`status\` must be one of ${PAYMENT_STATUSES.join(', ')}.` });
-    }
+    const shape = PAYMENT_SHAPES[ctx.state.shape];
+    const statusFilters = ([] as string[]).concat(query.status ?? []).map((value) => {
+      const filter = shape.statusFilter(value);
+      if (!filter) throw new ApiError('invalid_search_criteria', { param: 'status', message: `\`status\` must be one of ${shape.statusValues.join(', ')}.` });
+      return filter;
+    });
     const result = await listPayments(deps.dataSource, scopeOf(ctx), {
       limit: query.limit,
       startingAfter: query.starting_after,
       endingBefore: query.ending_before,
-      statuses: statuses as PaymentStatus[],
+      statusFilters,
       createdGte: query['created[gte]'],
       createdLt: query['created[lt]'],
     });
     if ('cursorNotFound' in result) {
       throw new ApiError('invalid_search_criteria', { param: result.cursorNotFound, message: `\`${result.cursorNotFound}\` is not a Payment of this account.` });
     }
-    ctx.body = { object: 'list', data: result.data.map(serializePaymentA), has_more: result.hasMore, url: '/v1/payments' };
+    ctx.body = { object: 'list', data: result.data.map((payment) => shape.serialize(payment)), has_more: result.hasMore, url: '/v1/payments' };
   });
 }
 

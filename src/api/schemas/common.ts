@@ -45,18 +45,30 @@ export const cardNumber = () => Joi.string().pattern(/^\d{12,19}$/).custom((valu
   'card.test': '{{#label}} is a test card, which cannot be used with a live API key',
 });
 
+export const cardExpMonth = () => Joi.number().integer().min(1).max(12);
+export const cardExpYear = () => Joi.number().integer().min(1000).max(9999)
+  .messages({ 'number.min': '{{#label}} must have four digits', 'number.max': '{{#label}} must have four digits' });
+export const cardCvc = () => Joi.string().pattern(/^\d{3,4}$/).messages({ 'string.pattern.base': '{{#label}} must be 3 or 4 digits' });
+
+export const email = () => Joi.string().max(255).email({ tlds: { allow: false } }).allow(null);
+export const personName = () => Joi.string().max(255).allow(null);
+export const phone = () => Joi.string().max(16).pattern(/^\+[1-9]\d{1,14}$/).allow(null)
+  .messages({ 'string.pattern.base': '{{#label}} must be an E.164 number such as +14155550123' });
+export const addressLine = () => Joi.string().max(255).allow(null);
+export const postalCode = () => Joi.string().max(32).allow(null);
+export const countryCode = () => Joi.string().pattern(/^[A-Za-z]{2}$/).allow(null)
+  .messages({ 'string.pattern.base': '{{#label}} must be a two-letter ISO country code' });
+
 export const billingDetails = () => Joi.object({
-  email: Joi.string().max(255).email({ tlds: { allow: false } }).allow(null),
-  first_name: Joi.string().max(255).allow(null),
-  last_name: Joi.string().max(255).allow(null),
-  phone: Joi.string().max(16).pattern(/^\+[1-9]\d{1,14}$/).allow(null)
-    .messages({ 'string.pattern.base': '{{#label}} must be an E.164 number such as +14155550123' }),
+  email: email(),
+  first_name: personName(),
+  last_name: personName(),
+  phone: phone(),
   address: Joi.object({
-    line1: Joi.string().max(255).allow(null),
-    city: Joi.string().max(255).allow(null),
-    postal_code: Joi.string().max(32).allow(null),
-    country: Joi.string().pattern(/^[A-Za-z]{2}$/).allow(null)
-      .messages({ 'string.pattern.base': '{{#label}} must be a two-letter ISO country code' }),
+    line1: addressLine(),
+    city: addressLine(),
+    postal_code: postalCode(),
+    country: countryCode(),
   }).allow(null),
 }).allow(null);
 

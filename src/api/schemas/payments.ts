@@ -1,6 +1,6 @@
 // Request schemas of the Payment operations (spec 2.8, 4.2, 4.4; CONTRACT 2 and 7).
 import Joi from 'joi';
-import { amount, billingDetails, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl } from './common';
+import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl } from './common';
 import type { BillingDetails } from '../../domain/payment';
 
 export interface DirectPaymentRequestA {
@@ -26,10 +26,9 @@ export const directPaymentSchemaA = Joi.object<DirectPaymentRequestA>({
     type: Joi.string().valid('card').required(),
     card: Joi.object({
       number: cardNumber().required(),
-      exp_month: Joi.number().integer().min(1).max(12).required(),
-      exp_year: Joi.number().integer().min(1000).max(9999).required()
-        .messages({ 'number.min': '{{#label}} must have four digits', 'number.max': '{{#label}} must have four digits' }),
-      cvc: Joi.string().pattern(/^\d{3,4}$/).required().messages({ 'string.pattern.base': '{{#label}} must be 3 or 4 digits' }),
+      exp_month: cardExpMonth().required(),
+      exp_year: cardExpYear().required(),
+      cvc: cardCvc().required(),
       holder_name: Joi.string().min(1).max(255).allow(null),
     }).required(),
   }).required(),
