@@ -262,7 +262,7 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
 
   it('errors: body fields, missing key, malformed, unknown and foreign ids, unrefundable payments', async () => {
     const payment = (await payB()).json;
-    expectErrorB(await refundB(payment.id, { body: { amount: 100 } }), 400, 'request_body_invalid', 'amount');
+    expectErrorB(documented('POST', '/v1/payments/{id}/refund', await refundB(payment.id, { body: { amount: 100 } })), 400, 'request_body_invalid', 'amount');
     expectErrorB(await refundB(payment.id, { rawBody: 'not json', headers: { ...B, 'Content-Type': 'application/json' } }), 400, 'request_body_invalid');
     expectErrorB(await refundB(payment.id, { idempotencyKey: null }), 400, 'parameter_missing', 'Idempotency-Key');
     expectErrorB(await refundB(payment.id, { idempotencyKey: 'k'.repeat(256) }), 400, 'parameter_invalid', 'Idempotency-Key');

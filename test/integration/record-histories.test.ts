@@ -1,6 +1,7 @@
 // Runs every main path once, then exports the finished workflow histories with the same code as
 // `npm run histories:export` and replays them. With RECORD_HISTORIES=1 it also refreshes the
 // committed set in test/replay/histories (replayed in CI by test/replay/replay.test.ts).
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningApi } from '../../src/api/server';
@@ -15,15 +16,18 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 let api: RunningApi;
 let merchant: TestMerchant;
 let receiver: WebhookReceiver;
+let callbacks: WebhookReceiver;
 const scenarios = new Map<string, string>(); // workflow id -> scenario name
 
 beforeAll(async () => {
   // A short refund window lets succeeded Payment workflows finish, so their histories are complete.
   api = await startTestApi({ refundWindowSeconds: 3 });
   receiver = await startWebhookReceiver();
+  callbacks = await startWebhookReceiver();
   merchant = await createMerchant(api, { webhookUrl: receiver.url });
 });
 afterAll(async () => {
+  await callbacks.close();
   await receiver.close();
   await api.close();
 });
@@ -80,6 +84,27 @@ it('records every main path and replays the exported histories', async () => {
   scenarios.set(pendingOk.json.id, 'payout-pending-then-succeeded');
   scenarios.set(pendingBad.json.id, 'payout-pending-then-failed');
 
+  // Shape B: the Direct create waits in the `settled` update; a 3DS card is declined; a hosted
+  // payment completed on its page calls its callback_url back.
+  const shapeB = { 'Service-Version': '2024-06-01' };
+  const cardB = (number: string) => ({ amount: 4999, currency: 'usd', card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' } });
+  const directB = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, headers: shapeB, body: cardB('4242424242424242') });
+  expect(directB.json.status).toBe('succeeded');
+  scenarios.set(directB.json.id, 'payment-shape-b-direct');
+  const declinedBKey = randomUUID();
+  expect((await call(api, 'POST', '/v1/payments', { key: merchant.testKey, headers: shapeB, body: cardB('4000000000003220'), idempotencyKey: declinedBKey })).status).toBe(402);
+  const [declinedB] = await api.deps.dataSource.query('SELECT object_id FROM idempotency_records WHERE idempotency_key = ?', [declinedBKey]);
+  scenarios.set(declinedB.object_id, 'payment-shape-b-3ds-declined');
+  const hostedB = await call(api, 'POST', '/v1/payments/hpp', {
+    key: merchant.testKey, headers: shapeB, body: { amount: 1500, currency: 'usd', redirect_url: 'https://shop.example/back', callback_url: callbacks.url },
+  });
+  scenarios.set(hostedB.json.id, 'payment-shape-b-hosted-callback');
+  const submitted = await fetch(hostedB.json.redirect_url, {
+    method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ card_number: '4242424242424242', exp: `12/${String(new Date().getFullYear() + 2).slice(-2)}`, cvc: '123', cardholder_name: 'Ada Lovelace' }).toString(),
+  });
+  expect(submitted.status).toBe(303);
+
   await statusOf(frictionless.id, 'SUCCEEDED');
   await statusOf(challenged.id, 'SUCCEEDED');
   await statusOf(abandoned.id, 'EXPIRED', TEST_ENV.actionTtlSeconds * 1000 + 30_000);
@@ -87,6 +112,7 @@ it('records every main path and replays the exported histories', async () => {
   await eventually(() => call(api, 'GET', `/v1/payments/${refundable.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
   await payoutStatus(pendingOk.json.id, 'SUCCEEDED');
   await payoutStatus(pendingBad.json.id, 'FAILED');
+  await eventually(async () => callbacks.received.length, (n) => n > 0);
   const [firstEvent] = await eventually(async () => receiver.received.filter((w) => w.json.data.object.id === declined.id), (l) => l.length > 0);
   scenarios.set(firstEvent!.json.id, 'webhook-delivery');
 

@@ -17,6 +17,7 @@ it('covers every workflow type and main path', () => {
   for (const scenario of [
     'payment-frictionless', 'payment-3ds-authenticated', 'payment-3ds-expired', 'payment-declined',
     'refund-succeeded', 'refund-failed', 'payout-pending-then-succeeded', 'payout-pending-then-failed', 'webhook-delivery',
+    'payment-shape-b-direct', 'payment-shape-b-3ds-declined', 'payment-shape-b-hosted-callback',
   ]) {
     expect(names.some((n) => n.startsWith(scenario))).toBe(true);
   }

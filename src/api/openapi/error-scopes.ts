@@ -38,7 +38,8 @@ export const ERROR_SCOPES = {
   processing_error: ['createPayment'],
   // The provider's limit on Direct Payments (spec 7.2), and the service's own per-API-key limit.
   rate_limit_exceeded: 'authenticated',
-  request_body_invalid: 'creates with body',
+  // Every create (spec 7.2), the Shape B refund too: it takes no body, and any other than none or `{}` is this.
+  request_body_invalid: 'creates',
   // Answered for a method and path no operation matches; listed in the catalogue, not per operation.
   resource_not_found: [],
   service_unavailable: 'authenticated',
