@@ -69,7 +69,32 @@ function parseJsonObject(raw: string): Record<string, unknown> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError('request_body_invalid', { message: 'The request body must be a JSON object.' });
   }
+  const proto = protoFieldPath(parsed);
+  if (proto !== null) throw new ApiError('request_body_invalid', { param: proto, message: `\`${proto}\` is not allowed.` });
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * The dotted path of a `__proto__` field at any depth, or null. JSON.parse keeps it as an own field,
+ * and joi drops it silently instead of refusing it as an unknown property. Iterative: bodies may nest deep.
+ */
+function protoFieldPath(root: object): string | null {
+  type Visit = { node: unknown; key: string; parent: Visit | null };
+  const pending: Visit[] = [{ node: root, key: '', parent: null }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { node } = visit;
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, child] of Object.entries(node)) {
+      const next: Visit = { node: child, key, parent: visit };
+      if (key === '__proto__' && !Array.isArray(node)) {
+        const path: string[] = [];
+        for (let at: Visit | null = next; at?.parent; at = at.parent) path.unshift(at.key);
+        return path.join('.');
+      }
+      pending.push(next);
+    }
+  }
+  return null;
 }
 
 /** Query strings: every problem is `invalid_search_criteria` (lists) with the parameter name. */
