@@ -15,5 +15,14 @@ module.exports = {
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
     },
+    {
+      // Faults, races, hostile input, isolation and secrets against a stack of its own (private
+      // MariaDB, Temporal, sandbox, workers); RELIABILITY_LONG=1 raises the counts (docs/reliability.md).
+      displayName: 'reliability',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/reliability/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/helpers/reliability/setup-env.ts'],
+    },
   ],
 };

@@ -1,0 +1,133 @@
+// Process faults during a run of mixed merchant traffic through the API process: the worker killed
+// with SIGKILL at random moments, the Temporal dev server (file-backed) restarted, the API process
+// killed and restarted, and the private MariaDB stopped and started. Afterwards every object must
+// be where the provider says, once, with the read model equal to the workflow's own state.
+import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
+import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
+import { Ledger, auditLedger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
+import type { ReliabilityStack } from '../helpers/reliability/stack';
+import { createsIn, merchantClient, newMerchant, mixedScenarios, runWorkload, seededRandom, type WorkloadProgress } from '../helpers/reliability/workload';
+
+export const PROCESS_FAULTS = 'process faults';
+
+type FaultKind = 'worker' | 'temporal' | 'api' | 'database';
+
+const FAULT_NAMES: Record<FaultKind, string> = {
+  worker: 'kill -9 of the worker at a random moment',
+  temporal: 'Temporal dev server (file-backed) stopped and started',
+  api: 'kill -9 of the API process, restarted',
+  database: 'MariaDB stopped and started',
+};
+
+interface FaultEvent {
+  kind: FaultKind;
+  at: number;
+  endedAt: number;
+  workerRestartedItself: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function faultPlan(random: () => number): FaultKind[] {
+  const plan: FaultKind[] = [
+    ...Array<FaultKind>(COUNTS.workerKills).fill('worker'),
+    ...Array<FaultKind>(COUNTS.temporalRestarts).fill('temporal'),
+    ...Array<FaultKind>(COUNTS.apiRestarts).fill('api'),
+    ...Array<FaultKind>(COUNTS.databaseRestarts).fill('database'),
+  ];
+  for (let i = plan.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [plan[i], plan[j]] = [plan[j]!, plan[i]!];
+  }
+  return plan;
+}
+
+async function inject(stack: ReliabilityStack, kind: FaultKind, random: () => number): Promise<boolean> {
+  switch (kind) {
+    case 'worker':
+      await stack.killWorker();
+      await sleep(random() * 2000);
+      await stack.startWorker();
+      return false;
+    case 'temporal':
+      await stack.restartTemporal(500 + random() * 1500);
+      return stack.ensureWorker();
+    case 'api':
+      await stack.restartApiProcess(200 + random() * 1500);
+      return false;
+    case 'database':
+      await stack.restartDatabase(1000 + random() * 2000);
+      return stack.ensureWorker();
+  }
+}
+
+/**
+ * Strikes each planned fault once the run has started a share of its creates, after a random
+ * further delay, so faults land while requests, activities and 3DS steps are in flight.
+ */
+async function driveFaults(stack: ReliabilityStack, plan: FaultKind[], progress: WorkloadProgress, totalCreates: number, random: () => number): Promise<FaultEvent[]> {
+  const events: FaultEvent[] = [];
+  for (const [index, kind] of plan.entries()) {
+    const threshold = Math.floor(totalCreates * (0.05 + (0.8 * (index + random())) / plan.length));
+    while (progress.startedCreates < threshold) await sleep(100);
+    await sleep(random() * 1500);
+    const at = Date.now();
+    const workerRestartedItself = await inject(stack, kind, random);
+    events.push({ kind, at, endedAt: Date.now(), workerRestartedItself });
+  }
+  return events;
+}
+
+function recordRows(ledger: Ledger, report: AuditReport, events: FaultEvent[]): void {
+  for (const kind of Object.keys(FAULT_NAMES) as FaultKind[]) {
+    const ofKind = events.filter((e) => e.kind === kind);
+    const inFlight = ledger.objects.filter((o) => ofKind.some((e) => o.startedAt <= e.endedAt && o.settledAt >= e.at));
+    recordFigure({ section: PROCESS_FAULTS, fault: `${FAULT_NAMES[kind]} (objects: in flight at the fault)`, tried: ofKind.length, objects: inFlight.length, ...problemsAmong(report, inFlight) });
+  }
+  recordFigure({
+    section: PROCESS_FAULTS,
+    fault: `the whole mixed run (payments with and without 3DS, declines, refunds, payouts), every fault above`,
+    tried: ledger.objects.length,
+    objects: report.objects,
+    lost: report.lost,
+    duplicated: report.duplicated,
+    wrong: report.wrong,
+  });
+}
+
+export function processFaultsSection(stack: ReliabilityStack): void {
+  describe(PROCESS_FAULTS, () => {
+    it(`${COUNTS.chaosOperations}+ mixed creates through ${COUNTS.workerKills} worker kills, Temporal, API and MariaDB restarts`, async () => {
+      const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 1e9));
+      const random = seededRandom(seed);
+      const merchant = await newMerchant(stack, 'Chaos Shop');
+      const ledger = new Ledger();
+      const client = merchantClient(() => stack.apiProcessUrl, merchant, ledger);
+      const scenarios = mixedScenarios(random, COUNTS.chaosOperations);
+      const totalCreates = scenarios.reduce((sum, s) => sum + createsIn(s), 0);
+      const progress: WorkloadProgress = { startedCreates: 0, finishedScenarios: 0 };
+
+      const started = Date.now();
+      const workload = runWorkload(client, scenarios, COUNTS.chaosLanes, progress);
+      const events = await driveFaults(stack, faultPlan(random), progress, totalCreates, random);
+      await workload;
+      const runSeconds = (Date.now() - started) / 1000;
+      await stack.ensureWorker();
+
+      const report = await auditLedger(ledger, {
+        dataSource: stack.api.deps.dataSource,
+        temporal: stack.api.deps.temporal,
+        baseUrl: () => stack.apiProcessUrl,
+        dedicatedMerchants: [merchant.merchantId],
+        convergeTimeoutMs: 240_000,
+      });
+      recordRows(ledger, report, events);
+      const selfRestarts = events.filter((e) => e.workerRestartedItself).length;
+      recordMeasurement(PROCESS_FAULTS, `seed ${seed}: ${totalCreates} creates in ${scenarios.length} scenarios on ${COUNTS.chaosLanes} concurrent clients took ${Math.round(runSeconds)} s; `
+        + `${report.retriedCreates} creates needed same-key retries (${JSON.stringify(report.retryReasons)}); ${report.objects} final same-key replays compared byte for byte with the first 2xx`
+        + `${selfRestarts ? `; the worker exited by itself after ${selfRestarts} fault(s) and was started again` : ''}.`);
+      sectionDone(PROCESS_FAULTS);
+      expectClean(report);
+    }, LONG_MODE ? 3_600_000 : 900_000);
+  });
+}
