@@ -11,7 +11,7 @@ import type { PaymentActivities } from '../activities/payment';
 import type { PendingEvent, WebhookActivities } from '../activities/webhooks';
 import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
-import { emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
+import { canTransition, emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
 import { amountRefundable, amountRefunded, checkRefund } from '../src/domain/refunds';
 import type { AuthorizationResult, ProviderCardSummary } from '../src/provider/types';
 import { ObjectStatusKey, searchAttributesFor } from '../src/temporal/search-attributes';
@@ -125,6 +125,8 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   /** Every change goes through here: new version, transition stamps, balance, search attributes. */
   function change(patch: Partial<PaymentView>): void {
+    // A late provider answer (say, a 3DS completion after expiry) never moves a Payment backwards.
+    if (patch.status !== undefined && patch.status !== payment.status && !canTransition(payment.status, patch.status)) return;
     const next = { ...payment, ...patch };
     const statusChanged = patch.status !== undefined && patch.status !== payment.status;
     if (patch.status && patch.status !== payment.status) {
