@@ -1,5 +1,6 @@
 // Payment operations: create (Direct and Hosted), retrieve and list. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
+import type { IntegrationType } from '../../domain/payment';
 import { findPayment, listPayments } from '../../read-models/payments';
 import { PaymentService } from '../../services/payments';
 import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
@@ -9,27 +10,30 @@ import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { PAYMENT_SHAPES } from '../payment-shapes';
 import { respondIdempotently } from '../respond';
-import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
+import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema, type DirectPaymentRequestA, type HostedPaymentRequestA } from '../schemas/payments';
 import { serializePaymentA } from '../serializers/payment-a';
 import { shapeBPaymentHandlers } from './payments-shape-b';
 import { readJsonBody, validateBody, validateQuery } from '../validation';
+
+/** The fields both Shape A creates share; Direct adds the card. */
+type PaymentRequestA = HostedPaymentRequestA & Partial<Pick<DirectPaymentRequestA, 'payment_method_data'>>;
 
 export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const service = new PaymentService(deps);
   const auth = authenticate(deps);
   const shapeB = shapeBPaymentHandlers(deps);
 
-  router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
-    if (ctx.state.shape === 'B') return shapeB.createDirect(ctx);
-    const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(directPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
+  /** One Shape A create for both integration types: only the identity's currency differs (spec 8.2). */
+  async function createPaymentA(ctx: AppContext, integrationType: IntegrationType, request: PaymentRequestA): Promise<void> {
+    const direct = integrationType === 'DIRECT';
     await respondIdempotently(ctx, deps, {
-      operation: 'payments.create',
+      operation: direct ? 'payments.create' : 'payments.create_hosted',
       objectKind: 'payment',
-      // Card fields are not part of the identity (spec 8.2): a card-only change replays.
+      // Card fields are never part of the identity: a card-only change replays the original.
       identity: {
         amount: request.amount,
-        currency: request.currency,
+        // Direct: the currency text as submitted; Hosted: normalized (trimmed, uppercased).
+        currency: direct ? request.currency : request.currency.trim().toUpperCase(),
         billing_details: request.billing_details,
         customer_ip_address: request.customer_ip_address,
         description: request.description,
@@ -39,7 +43,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
       },
       create: async (paymentId, retry) => {
         const payment = await service.create(authOf(ctx), {
-          integrationType: 'DIRECT',
+          integrationType,
           amount: request.amount,
           currency: request.currency,
           merchantReference: request.merchant_reference ?? null,
@@ -49,46 +53,23 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
           merchantCustomerId: request.merchant_customer_id ?? null,
           returnUrl: request.return_url,
           apiVersion: ctx.state.version,
-          card: request.payment_method_data.card,
+          card: request.payment_method_data?.card,
         }, paymentId, retry);
         return { status: 201, body: serializePaymentA(payment) };
       },
     });
+  }
+
+  router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+    if (ctx.state.shape === 'B') return shapeB.createDirect(ctx);
+    const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
+    await createPaymentA(ctx, 'DIRECT', validateBody(directPaymentSchemaA, body, { livemode: authOf(ctx).livemode }));
   });
 
   router.post('createHostedPayment', '/v1/payments/hpp', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
     if (ctx.state.shape === 'B') return shapeB.createHosted(ctx);
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(hostedPaymentSchemaA, body, { livemode: authOf(ctx).livemode });
-    await respondIdempotently(ctx, deps, {
-      operation: 'payments.create_hosted',
-      objectKind: 'payment',
-      identity: {
-        amount: request.amount,
-        currency: request.currency.trim().toUpperCase(),
-        billing_details: request.billing_details,
-        customer_ip_address: request.customer_ip_address,
-        description: request.description,
-        merchant_customer_id: request.merchant_customer_id,
-        merchant_reference: request.merchant_reference,
-        return_url: request.return_url,
-      },
-      create: async (paymentId, retry) => {
-        const payment = await service.create(authOf(ctx), {
-          integrationType: 'HOSTED_PAYMENT_PAGE',
-          amount: request.amount,
-          currency: request.currency,
-          merchantReference: request.merchant_reference ?? null,
-          description: request.description ?? null,
-          billingDetails: request.billing_details ?? null,
-          customerIpAddress: request.customer_ip_address,
-          merchantCustomerId: request.merchant_customer_id ?? null,
-          returnUrl: request.return_url,
-          apiVersion: ctx.state.version,
-        }, paymentId, retry);
-        return { status: 201, body: serializePaymentA(payment) };
-      },
-    });
+    await createPaymentA(ctx, 'HOSTED_PAYMENT_PAGE', validateBody(hostedPaymentSchemaA, body, { livemode: authOf(ctx).livemode }));
   });
 
   router.get('retrievePayment', '/v1/payments/:id', auth, resolveVersion(), async (ctx) => {
