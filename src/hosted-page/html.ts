@@ -1,10 +1,8 @@
 // The page frame shared by every hosted-page response: escaping, one inline stylesheet (allowed by
 // its CSP hash, so no nonce and no external assets), and the security headers that go with it.
 import { createHash } from 'node:crypto';
+import { documentStart, escapeHtml } from '../web/html';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1a1f36; --muted: #5b6275; --line: #d5dae3; --accent: #1f4fd1; --accent-dark: #173da3;
@@ -81,17 +79,7 @@ export function pageHeader(heading: PageHeading): string {
 }
 
 export function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${documentStart(title, STYLE, '\n<meta name="robots" content="noindex, nofollow">')}
 <main>
 ${body}
 </main>

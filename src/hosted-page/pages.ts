@@ -2,7 +2,8 @@
 // route sets the status code and headers.
 import type { BillingDetails } from '../domain/payment';
 import type { FieldErrors, SafeFormValues } from './form';
-import { SECURE_NOTE, escapeHtml, layout, pageHeader, type PageHeading } from './html';
+import { escapeHtml } from '../web/html';
+import { SECURE_NOTE, layout, pageHeader, type PageHeading } from './html';
 
 export interface CheckoutFormView {
   heading: PageHeading;

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { parseCardForm, parseExpiry } from '../../src/hosted-page/form';
-import { STYLE_SOURCE, escapeHtml, pageSecurityHeaders } from '../../src/hosted-page/html';
+import { STYLE_SOURCE, pageSecurityHeaders } from '../../src/hosted-page/html';
+import { escapeHtml } from '../../src/web/html';
 import { renderCheckoutForm, renderStatusPage } from '../../src/hosted-page/pages';
 import { merchantReturnUrl } from '../../src/hosted-page/return-url';
 import { closedPaymentPage, hostedPageOpen } from '../../src/hosted-page/states';

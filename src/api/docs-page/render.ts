@@ -3,7 +3,7 @@
 // table; the error catalogue with an `#error-<code>` anchor per code (where `error.doc_url` points).
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
 import { FAILURE_CODES, failureMessage } from '../../domain/failure-codes';
-import { escapeHtml } from '../../hosted-page/html';
+import { documentStart, escapeHtml } from '../../web/html';
 import { SHAPE_B_ONLY_CODES } from '../openapi/error-scopes';
 import {
   refName, type ExampleObject, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject,
@@ -223,16 +223,7 @@ export function renderDocsPage(document: OpenApiDocument): string {
 ${markdown(tag.description)}
 ${(byTag.get(tag.name) ?? []).map((entry) => operationBlock(document, entry)).join('\n')}
 </section>`).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(document.info.title)} reference</title>
-<style>${DOCS_STYLE}</style>
-</head>
-<body>
+  return `${documentStart(`${document.info.title} reference`, DOCS_STYLE)}
 <header class="top"><h1>${escapeHtml(document.info.title)}</h1>
 <p>Version ${escapeHtml(document.info.version)} · OpenAPI ${document.openapi} document: <a href="/openapi.json">/openapi.json</a></p></header>
 <div class="layout">

@@ -1,5 +1,6 @@
 // HTML of the sandbox 3D Secure pages: self-contained (inline CSS, one nonce'd inline script on
 // the device step), readable without JavaScript, and plain forms so tests can POST them directly.
+import { documentStart, escapeHtml } from '../../web/html';
 import type { AuthorizationRecord } from './state';
 
 const STYLE = `
@@ -29,9 +30,6 @@ button:focus-visible, .link:focus-visible { outline: 3px solid #f5a623; outline-
 .note { margin: 20px 0 0; font-size: 13px; }
 `;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 /** Minor units to a display amount, using the currency's own number of decimals. */
 export function formatAmount(amount: number, currency: string): string {
@@ -46,16 +44,7 @@ export function formatAmount(amount: number, currency: string): string {
 
 function layout(title: string, body: string, nonce?: string, script?: string): string {
   const scriptTag = nonce && script ? `\n<script nonce="${escapeHtml(nonce)}">${script}</script>` : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${documentStart(title, STYLE)}
 <main aria-labelledby="title">
 <p class="issuer">Sandbox Bank &middot; 3D Secure</p>
 ${body}
