@@ -5,8 +5,11 @@ import { writeFigures } from '../helpers/reliability/figures';
 import { ReliabilityStack } from '../helpers/reliability/stack';
 import { CONCURRENCY, concurrencySection } from './concurrency';
 import { HOSTILE_INPUT, hostileInputSection } from './hostile-input';
+import { ISOLATION, isolationSection } from './isolation';
 import { PROCESS_FAULTS, processFaultsSection } from './process-faults';
 import { PROVIDER_FAULTS, providerFaultsSection } from './provider-faults';
+import { RATE_LIMIT, rateLimitSection } from './rate-limit';
+import { SECRETS, secretsSection } from './secrets';
 
 const stack = new ReliabilityStack();
 const startedAt = new Date();
@@ -16,11 +19,14 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  writeFigures(startedAt, [PROVIDER_FAULTS, CONCURRENCY, PROCESS_FAULTS, HOSTILE_INPUT]);
+  writeFigures(startedAt, [PROCESS_FAULTS, PROVIDER_FAULTS, CONCURRENCY, HOSTILE_INPUT, ISOLATION, RATE_LIMIT, SECRETS]);
   await stack.stop();
 }, 120_000);
 
+processFaultsSection(stack);
 providerFaultsSection(stack);
 concurrencySection(stack);
-processFaultsSection(stack);
 hostileInputSection(stack);
+isolationSection(stack);
+rateLimitSection(stack);
+secretsSection(stack);

@@ -57,8 +57,8 @@ export const COUNTS = LONG_MODE
     fuzzCases: 10_000, isolationRounds: 3, rateLimitBurstMs: 6000,
   }
   : {
-    chaosOperations: 40, chaosLanes: 4, workerKills: 2, temporalRestarts: 1, apiRestarts: 1, databaseRestarts: 1,
+    chaosOperations: 40, chaosLanes: 6, workerKills: 2, temporalRestarts: 1, apiRestarts: 1, databaseRestarts: 1,
     providerFaultRepeats: 1, sameKeyRounds: 1, sameKeyConcurrency: 50,
-    refundSeeds: [11, 23, 37], refundRunsPerSeed: 2, crossMerchants: 4, crossCreatesPerMerchant: 3,
+    refundSeeds: [11, 23, 37], refundRunsPerSeed: 2, crossMerchants: 4, crossCreatesPerMerchant: 2,
     fuzzCases: 1000, isolationRounds: 1, rateLimitBurstMs: 3000,
   };

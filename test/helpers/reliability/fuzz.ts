@@ -11,6 +11,8 @@ import { TEST_CARD_NUMBERS } from '../../../src/domain/cards';
 export interface FuzzIds {
   /** The fuzzed merchant's own objects. */
   paymentId: string;
+  /** A Payment of its own that only the Shape B refund operation is aimed at. */
+  shapeBPaymentId: string;
   payoutId: string;
   hostedToken: string;
   /** Another merchant's objects. */
@@ -266,7 +268,11 @@ export interface ValidBodies {
   hosted: Json;
   refund: Json;
   payout: Json;
+  shapeBPayment: Json;
+  shapeBHosted: Json;
 }
+
+const SHAPE_B = '2024-06-01';
 
 /** One hostile request to any endpoint of the service. */
 export function fuzzRequest(ids: FuzzIds, keys: FuzzKeys, valid: ValidBodies): fc.Arbitrary<FuzzRequest> {
@@ -277,14 +283,21 @@ export function fuzzRequest(ids: FuzzIds, keys: FuzzKeys, valid: ValidBodies): f
     if (c.version !== null) headers['Service-Version'] = c.version;
     return headers;
   };
-  const create = (endpoint: string, path: string, operation: string, validBody: Json) => fc.record({
-    c: common, body: createBody(validBody), type: contentType, key: idempotencyKey,
-  }).map(({ c, body, type, key }): FuzzRequest => {
-    const headers = headersOf(c);
+  /** Shape B operations mostly carry their version; the rest of the time any version header. */
+  const shapeBVersion = fc.oneof({ weight: 4, arbitrary: fc.constant(SHAPE_B) }, { weight: 1, arbitrary: serviceVersion });
+  const create = (endpoint: string, path: fc.Arbitrary<string>, operation: string, body: fc.Arbitrary<BodyCase>, version: fc.Arbitrary<string | null> = serviceVersion) => fc.record({
+    c: common, version, path, body, type: contentType, key: idempotencyKey,
+  }).map(({ c, version: v, path: p, body: b, type, key }): FuzzRequest => {
+    const headers = headersOf({ ...c, version: v });
     if (type !== null) headers['Content-Type'] = type;
     if (key !== null) headers['Idempotency-Key'] = key;
-    return { endpoint, kind: 'create', operation, method: 'POST', path, headers, body: Buffer.from(body.text, 'utf8'), forbiddenField: body.forbiddenField };
+    return { endpoint, kind: 'create', operation, method: 'POST', path: p, headers, body: Buffer.from(b.text, 'utf8'), forbiddenField: b.forbiddenField };
   });
+  /** The Shape B refund takes no body: none, `{}`, or anything hostile. */
+  const noBody = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom({ text: '', forbiddenField: false }, { text: '{}', forbiddenField: false }) },
+    { weight: 2, arbitrary: createBody({ amount: 1 }) },
+  );
   const read = (endpoint: string, path: fc.Arbitrary<string>) => fc.record({ c: common, path })
     .map(({ c, path: p }): FuzzRequest => ({ endpoint, kind: 'json', method: 'GET', path: p, headers: headersOf(c), forbiddenField: false }));
   const list = (endpoint: string, base: string) => read(endpoint, queryString(ids).map((q) => `${base}${q}`));
@@ -311,11 +324,19 @@ export function fuzzRequest(ids: FuzzIds, keys: FuzzKeys, valid: ValidBodies): f
       body: body ?? undefined, forbiddenField: false,
     }));
 
+  const at = (path: string) => fc.constant(path);
   return fc.oneof(
-    { weight: 5, arbitrary: create('POST /v1/payments', '/v1/payments', 'payments.create', valid.payment) },
-    { weight: 3, arbitrary: create('POST /v1/payments/hpp', '/v1/payments/hpp', 'payments.create_hosted', valid.hosted) },
-    { weight: 3, arbitrary: create('POST /v1/refunds', '/v1/refunds', 'refunds.create', valid.refund) },
-    { weight: 3, arbitrary: create('POST /v1/payouts', '/v1/payouts', 'payouts.create', valid.payout) },
+    { weight: 5, arbitrary: create('POST /v1/payments', at('/v1/payments'), 'payments.create', createBody(valid.payment)) },
+    { weight: 3, arbitrary: create('POST /v1/payments/hpp', at('/v1/payments/hpp'), 'payments.create_hosted', createBody(valid.hosted)) },
+    { weight: 3, arbitrary: create('POST /v1/refunds', at('/v1/refunds'), 'refunds.create', createBody(valid.refund)) },
+    { weight: 3, arbitrary: create('POST /v1/payouts', at('/v1/payouts'), 'payouts.create', createBody(valid.payout)) },
+    { weight: 2, arbitrary: create('POST /v1/payments (Shape B)', at('/v1/payments'), 'payments.create', createBody(valid.shapeBPayment), shapeBVersion) },
+    { weight: 2, arbitrary: create('POST /v1/payments/hpp (Shape B)', at('/v1/payments/hpp'), 'payments.create_hosted', createBody(valid.shapeBHosted), shapeBVersion) },
+    {
+      weight: 2,
+      arbitrary: create('POST /v1/payments/{id}/refund (Shape B)', pathId(ids.shapeBPaymentId, ids.foreignPaymentId, 'pay_').map((id) => `/v1/payments/${id}/refund`),
+        'payments.refund_b', noBody, shapeBVersion),
+    },
     { weight: 2, arbitrary: list('GET /v1/payments', '/v1/payments') },
     { weight: 2, arbitrary: list('GET /v1/payouts', '/v1/payouts') },
     { weight: 2, arbitrary: read('GET /v1/payments/{id}', pathId(ids.paymentId, ids.foreignPaymentId, 'pay_').map((id) => `/v1/payments/${id}`)) },

@@ -83,6 +83,13 @@ export function apiProcessEnv(port: number): Record<string, string> {
   });
 }
 
+/** An API server process (`src/api/main.ts`) of the suite on `port`, ready to answer. */
+export async function spawnApiProcess(name: string, port: number, env: Record<string, string> = {}): Promise<ManagedProcess> {
+  const api = spawnTs(name, 'src/api/main.ts', { ...apiProcessEnv(port), ...env });
+  await waitForLog(api.logFile, 'API listening', 120_000);
+  return api;
+}
+
 export class ReliabilityStack {
   readonly mariadb = new PrivateMariaDb(RELIABILITY.mariadb);
   temporal: DevServer | null = null;
@@ -99,19 +106,21 @@ export class ReliabilityStack {
     killLeftovers();
     fs.rmSync(RELIABILITY_LOG_DIR, { recursive: true, force: true });
     fs.mkdirSync(RELIABILITY_LOG_DIR, { recursive: true });
-    await this.mariadb.start();
-    await this.mariadb.recreateDatabase(new URL(RELIABILITY.databaseUrl).pathname.slice(1));
-    await migrate(RELIABILITY.databaseUrl);
-
     fs.rmSync(path.dirname(RELIABILITY.temporalDbFile), { recursive: true, force: true });
-    await this.startTemporal();
     this.sandbox = spawnTs('sandbox', 'src/provider/sandbox/main.ts', {
       SANDBOX_PORT: String(TEST_ENV.sandboxPort),
       SANDBOX_SETTLE_MS: String(TEST_ENV.settleMs),
       SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
       [SUITE_MARKER_NAME]: SUITE_MARKER_VALUE,
     });
-    await waitForLog(this.sandbox.logFile, 'listening');
+    // The database, Temporal and the sandbox come up side by side; workers and APIs need all three.
+    await Promise.all([
+      this.mariadb.start()
+        .then(() => this.mariadb.recreateDatabase(new URL(RELIABILITY.databaseUrl).pathname.slice(1)))
+        .then(() => migrate(RELIABILITY.databaseUrl)),
+      this.startTemporal(),
+      waitForLog(this.sandbox.logFile, 'listening'),
+    ]);
     await Promise.all([this.startWorker(), this.startApiProcess()]);
     this.api = await startTestApi({
       port: RELIABILITY.apiPort,
@@ -165,9 +174,7 @@ export class ReliabilityStack {
   }
 
   async startApiProcess(): Promise<void> {
-    const api = spawnTs('api-process', 'src/api/main.ts', apiProcessEnv(RELIABILITY.apiProcessPort));
-    this.apiProcess = api;
-    await waitForLog(api.logFile, 'API listening', 120_000);
+    this.apiProcess = await spawnApiProcess('api-process', RELIABILITY.apiProcessPort);
   }
 
   /** kill -9 of the API process, then the same port again (3DS notifications are sent there). */
