@@ -36,6 +36,8 @@ export function containsPattern(text: string): string {
 }
 
 export interface PayoutSearch {
+  /** The search lowercased, for the search index (src/read-models/payout-search-index.ts). */
+  text: string;
   /** LIKE pattern for `search_text` (already lowercased and escaped). */
   textPattern: string;
   /** Set when the search is exactly four digits. */
@@ -60,5 +62,6 @@ export function parsePayoutSearch(search: string, currencies: readonly string[])
     const exponent = currencyExponent(currencies[0]!);
     if (exponent !== null) amountMinor = parseMajorAmount(search, exponent);
   }
-  return { textPattern: containsPattern(search.toLowerCase()), last4, amountMinor };
+  const text = search.toLowerCase();
+  return { text, textPattern: containsPattern(text), last4, amountMinor };
 }

@@ -1,11 +1,12 @@
 // The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
-import { Brackets, type DataSource, type SelectQueryBuilder } from 'typeorm';
+import { In, type DataSource, type SelectQueryBuilder } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
 import type { PayoutStatus, PayoutView } from '../domain/payout';
 import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payout-search';
 import type { Scope } from './payments';
+import { findScopeId, indexNewPayout, scopePayoutCount, suffixRange } from './payout-search-index';
 import { upsertVersioned } from './versioned-upsert';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
@@ -64,8 +65,15 @@ export function rowToPayout(row: PayoutRow): PayoutView {
   };
 }
 
+/** The row, and on its first write its search suffixes and its scope's count, in one transaction. */
 export async function recordPayoutProjection(dataSource: DataSource, view: PayoutView): Promise<void> {
-  await upsertVersioned(dataSource.manager, Payout, payoutToRow(view));
+  await dataSource.transaction(async (manager) => {
+    const row = payoutToRow(view);
+    let seq = await upsertVersioned(manager, Payout, row);
+    if (seq === null) return;
+    if (!Number.isFinite(seq)) seq = Number((await manager.getRepository(Payout).findOneOrFail({ select: { seq: true }, where: { id: view.id } })).seq);
+    await indexNewPayout(manager, { seq, merchantId: view.merchant_id, livemode: view.livemode, searchText: row.search_text ?? '' });
+  });
 }
 
 export async function findPayout(dataSource: DataSource, scope: Scope, id: string): Promise<PayoutView | null> {
@@ -97,6 +105,12 @@ export type PayoutListResult =
   | { data: PayoutView[]; hasMore: boolean; totalCount: number }
   | { cursorNotFound: 'starting_after' | 'ending_before' };
 
+/** Filters other than the scope and the search. */
+function hasStructuredFilters(filters: PayoutFilters): boolean {
+  return filters.statuses.length > 0 || filters.currencies.length > 0 || filters.brands.length > 0 || filters.last4 !== undefined
+    || filters.createdGte !== undefined || filters.createdLt !== undefined || filters.amountGte !== undefined || filters.amountLte !== undefined;
+}
+
 function applyFilters(qb: SelectQueryBuilder<PayoutRow>, scope: Scope, filters: PayoutFilters): void {
   qb.where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
   if (filters.statuses.length) qb.andWhere('p.status IN (:...statuses)', { statuses: filters.statuses });
@@ -107,20 +121,44 @@ function applyFilters(qb: SelectQueryBuilder<PayoutRow>, scope: Scope, filters: 
   if (filters.createdLt !== undefined) qb.andWhere('p.created_at < :createdLt', { createdLt: filters.createdLt });
   if (filters.amountGte !== undefined) qb.andWhere('p.amount >= :amountGte', { amountGte: filters.amountGte });
   if (filters.amountLte !== undefined) qb.andWhere('p.amount <= :amountLte', { amountLte: filters.amountLte });
-  const search = filters.search;
-  if (search) {
-    qb.andWhere(new Brackets((or) => {
+}
+
+/**
+ * The distinct `seq`s a search matches, as one UNION of index range scans: the text through the
+ * suffix index (a payout can match at several positions: DISTINCT), four digits through the
+ * last-four index, an amount (exactly one currency) through the amount index. Null when nothing
+ * can match.
+ */
+function searchMatches(scopeId: number | null, scope: Scope, search: PayoutSearch, currencies: string[]): { sql: string; params: Record<string, unknown> } | null {
+  const branches: string[] = [];
+  const params: Record<string, unknown> = { searchMerchantId: scope.merchantId, searchLivemode: scope.livemode };
+  if (scopeId !== null) {
+    const range = suffixRange(search.text);
+    Object.assign(params, { searchScopeId: scopeId, suffixFrom: range.from, suffixTo: range.to });
+    branches.push(range.exact
+      ? 'SELECT DISTINCT s.payout_seq AS seq FROM payout_search_suffixes s WHERE s.scope_id = :searchScopeId AND s.suffix >= :suffixFrom AND s.suffix < :suffixTo'
+      // Longer than the indexed suffixes: the range finds candidates, the literal LIKE confirms them.
       // The escape character is a literal in the SQL text: it is not special in MySQL or SQLite strings.
-      or.where(`p.search_text LIKE :searchPattern ESCAPE '${LIKE_ESCAPE}'`, { searchPattern: search.textPattern });
-      if (search.last4 !== null) or.orWhere('p.destination_last4 = :searchLast4', { searchLast4: search.last4 });
-      if (search.amountMinor !== null) or.orWhere('p.amount = :searchAmount', { searchAmount: search.amountMinor });
-    }));
+      : `SELECT DISTINCT s.payout_seq AS seq FROM payout_search_suffixes s JOIN payouts c ON c.seq = s.payout_seq
+         WHERE s.scope_id = :searchScopeId AND s.suffix >= :suffixFrom AND s.suffix < :suffixTo AND c.search_text LIKE :searchPattern ESCAPE '${LIKE_ESCAPE}'`);
+    if (!range.exact) params.searchPattern = search.textPattern;
   }
+  if (search.last4 !== null) {
+    params.searchLast4 = search.last4;
+    branches.push('SELECT seq FROM payouts WHERE merchant_id = :searchMerchantId AND livemode = :searchLivemode AND destination_last4 = :searchLast4');
+  }
+  if (search.amountMinor !== null && currencies.length === 1) {
+    Object.assign(params, { searchCurrency: currencies[0], searchAmount: search.amountMinor });
+    branches.push('SELECT seq FROM payouts WHERE merchant_id = :searchMerchantId AND livemode = :searchLivemode AND currency = :searchCurrency AND amount = :searchAmount');
+  }
+  return branches.length ? { sql: branches.join(' UNION '), params } : null;
 }
 
 /**
  * Newest first by insertion sequence (a payout's row is written when its workflow starts), stable
  * across pages while payouts are created. `totalCount` counts every match, ignoring the cursor.
+ * Every path is index range scans: keyset pages on `seq`, the search through searchMatches, the
+ * unfiltered count from `payout_scopes`.
  */
 export async function listPayouts(dataSource: DataSource, scope: Scope, query: PayoutListQuery): Promise<PayoutListResult> {
   const repo = dataSource.getRepository(Payout);
@@ -131,14 +169,34 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
     if (!cursor) return { cursorNotFound: query.startingAfter !== undefined ? 'starting_after' : 'ending_before' };
     cursorSeq = cursor.seq;
   }
-  const matching = repo.createQueryBuilder('p');
-  applyFilters(matching, scope, query.filters);
-  const totalCount = await matching.clone().getCount();
-
   const backward = query.endingBefore !== undefined;
-  if (cursorSeq !== null) matching.andWhere(backward ? 'p.seq > :cursor' : 'p.seq < :cursor', { cursor: cursorSeq });
-  matching.orderBy('p.seq', backward ? 'ASC' : 'DESC').limit(query.limit + 1);
-  const rows = await matching.getMany();
+  const direction = backward ? 'ASC' : 'DESC';
+  const cursorCondition = backward ? 'seq > :cursor' : 'seq < :cursor';
+  const { search, ...rest } = query.filters;
+  const structured = hasStructuredFilters(query.filters);
+
+  let totalCount: number;
+  let rows: PayoutRow[];
+  const matches = search ? searchMatches(await findScopeId(dataSource, scope.merchantId, scope.livemode), scope, search, query.filters.currencies) : null;
+  if (search && !matches) {
+    return { data: [], hasMore: false, totalCount: 0 };
+  } else if (matches && !structured) {
+    // Index-only: count the union, page over it, then read the page's rows by primary key.
+    const counted = await dataSource.createQueryBuilder().select('COUNT(*)', 'count').from(`(${matches.sql})`, 'm').setParameters(matches.params).getRawOne<{ count: string | number }>();
+    totalCount = Number(counted?.count ?? 0);
+    const page = dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params);
+    if (cursorSeq !== null) page.where(`m.${cursorCondition}`, { cursor: cursorSeq });
+    const seqs = (await page.orderBy('m.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+    const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));
+    rows = seqs.map((seq) => bySeq.get(seq)).filter((row): row is PayoutRow => row !== undefined);
+  } else {
+    const matching = repo.createQueryBuilder('p');
+    applyFilters(matching, scope, rest as PayoutFilters);
+    if (matches) matching.andWhere(`p.seq IN (SELECT m.seq FROM (${matches.sql}) m)`, matches.params);
+    totalCount = structured || matches ? await matching.clone().getCount() : await scopePayoutCount(dataSource, scope.merchantId, scope.livemode);
+    if (cursorSeq !== null) matching.andWhere(`p.${cursorCondition}`, { cursor: cursorSeq });
+    rows = await matching.orderBy('p.seq', direction).limit(query.limit + 1).getMany();
+  }
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();

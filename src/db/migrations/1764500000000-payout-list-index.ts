@@ -1,0 +1,59 @@
+// Payout lists at a million rows (issue 11, bench/REPORT.md): the search suffix index and the
+// per-scope payout count of src/read-models/payout-search-index.ts, backfilled from existing rows.
+import { Table, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { insertSuffixes } from '../../read-models/payout-search-index';
+
+const BATCH = 500;
+
+export class PayoutListIndex1764500000000 implements MigrationInterface {
+  name = 'PayoutListIndex1764500000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const sqlite = queryRunner.connection.driver.options.type === 'better-sqlite3';
+    await queryRunner.createTable(new Table({
+      name: 'payout_scopes',
+      columns: [
+        // SQLite only auto-increments an INTEGER PRIMARY KEY.
+        { name: 'id', type: sqlite ? 'integer' : 'bigint', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+        { name: 'merchant_id', type: 'varchar', length: '32' },
+        { name: 'livemode', type: 'boolean' },
+        { name: 'payout_count', type: 'bigint' },
+      ],
+      uniques: [new TableUnique({ name: 'uq_payout_scopes_scope', columnNames: ['merchant_id', 'livemode'] })],
+    }));
+    await queryRunner.createTable(new Table({
+      name: 'payout_search_suffixes',
+      columns: [
+        { name: 'scope_id', type: 'bigint', isPrimary: true },
+        // Bytes, compared as bytes: no collation padding or folding.
+        { name: 'suffix', type: sqlite ? 'blob' : 'varbinary', length: sqlite ? undefined : '48', isPrimary: true },
+        { name: 'payout_seq', type: 'bigint', isPrimary: true },
+        // Character position in `search_text`: keeps rows unique when a payout repeats a suffix.
+        { name: 'pos', type: 'smallint', isPrimary: true },
+      ],
+    }));
+
+    // Backfill: counts per scope, then the suffixes of every existing payout.
+    await queryRunner.query(
+      'INSERT INTO payout_scopes (merchant_id, livemode, payout_count) SELECT merchant_id, livemode, COUNT(*) FROM payouts GROUP BY merchant_id, livemode',
+    );
+    const scopes = (await queryRunner.query('SELECT id, merchant_id, livemode FROM payout_scopes')) as Array<{ id: number | string; merchant_id: string; livemode: unknown }>;
+    for (const scope of scopes) {
+      let after = 0;
+      for (;;) {
+        const rows = (await queryRunner.query(
+          `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${BATCH}`,
+          [scope.merchant_id, scope.livemode, after],
+        )) as Array<{ seq: number | string; search_text: string | null }>;
+        if (!rows.length) break;
+        await insertSuffixes(queryRunner.manager, Number(scope.id), rows.filter((r) => r.search_text !== null).map((r) => ({ seq: Number(r.seq), searchText: r.search_text! })));
+        after = Number(rows[rows.length - 1]!.seq);
+      }
+    }
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('payout_search_suffixes');
+    await queryRunner.dropTable('payout_scopes');
+  }
+}

@@ -1,0 +1,120 @@
+// The payout search index and the per-scope payout count, so that a list stays an index range
+// scan at a million payouts per merchant (bench/REPORT.md shows the plans).
+//
+// Search: spec 4.7 wants a literal, case-insensitive substring match over the payout id, the
+// merchant reference and the recipient names. `search_text` keeps those fields lowercased, one
+// per line. For every character position of every field we store the suffix starting there, cut
+// to SUFFIX_CHARS characters and at the field's end, as UTF-8 bytes, with its position: a text
+// occurs in a field exactly when it is a prefix of one of the field's suffixes, so a search is one
+// range scan on (scope, suffix) - no wildcard, no full scan, and `%` or `_` are ordinary bytes. A search longer
+// than SUFFIX_CHARS uses its first SUFFIX_CHARS characters for the range and the `search_text`
+// LIKE to confirm the (few) candidates. Bytes are compared as bytes (VARBINARY / BLOB), so there
+// is no collation padding or folding: lowercasing is the only normalization, as before.
+//
+// Count: `payout_scopes` keeps one row per (merchant, mode) with its payout count, written in the
+// transaction that inserts the payout row, so an unfiltered list's total_count is one row read.
+// Its id is the compact scope key of the suffix rows.
+import type { DataSource, EntityManager } from 'typeorm';
+import { isDuplicateKeyError } from '../api/idempotency';
+
+export const SUFFIX_CHARS = 12;
+const FIELD_SEPARATOR = '\n';
+
+export function isMysql(source: DataSource | EntityManager): boolean {
+  const type = ('connection' in source ? source.connection : source).options.type;
+  return type === 'mysql' || type === 'mariadb';
+}
+
+/** The indexed suffixes of a `search_text` value, with their character positions in it. */
+export function searchSuffixes(searchText: string): Array<{ suffix: Buffer; pos: number }> {
+  const chars = Array.from(searchText); // code points, as the database counts characters
+  const out: Array<{ suffix: Buffer; pos: number }> = [];
+  let fieldEnd = 0;
+  for (let pos = 0; pos < chars.length; pos += 1) {
+    if (chars[pos] === FIELD_SEPARATOR) continue;
+    if (fieldEnd <= pos) {
+      fieldEnd = pos;
+      while (fieldEnd < chars.length && chars[fieldEnd] !== FIELD_SEPARATOR) fieldEnd += 1;
+    }
+    out.push({ suffix: Buffer.from(chars.slice(pos, Math.min(pos + SUFFIX_CHARS, fieldEnd)).join(''), 'utf8'), pos });
+  }
+  return out;
+}
+
+export interface SuffixRange {
+  from: Buffer;
+  /** Exclusive upper bound: every byte string that starts with `from` sorts below it. */
+  to: Buffer;
+  /** False when the search is longer than the indexed suffixes: candidates need the LIKE check. */
+  exact: boolean;
+}
+
+/** The suffix range of a (lowercased) search text. */
+export function suffixRange(text: string): SuffixRange {
+  const chars = Array.from(text);
+  const from = Buffer.from(chars.slice(0, SUFFIX_CHARS).join(''), 'utf8');
+  // UTF-8 never contains 0xFF, so bumping the last byte gives the first string past the prefix.
+  const to = Buffer.from(from);
+  to[to.length - 1] = to[to.length - 1]! + 1;
+  return { from, to, exact: chars.length <= SUFFIX_CHARS };
+}
+
+/** Ids of committed scope rows never change (rows are never deleted): the read path caches them per database. */
+const committedScopeIds = new WeakMap<DataSource, Map<string, number>>();
+
+/** A scope's id in `payout_scopes`, or null when it has no payouts yet. */
+export async function findScopeId(source: DataSource | EntityManager, merchantId: string, livemode: boolean, cache = true): Promise<number | null> {
+  const dataSource = 'connection' in source ? source.connection : source;
+  let ids = committedScopeIds.get(dataSource);
+  if (!ids) committedScopeIds.set(dataSource, (ids = new Map()));
+  const cacheKey = `${merchantId}:${livemode ? 1 : 0}`;
+  const cached = cache ? ids.get(cacheKey) : undefined;
+  if (cached !== undefined) return cached;
+  const rows = (await source.query('SELECT id FROM payout_scopes WHERE merchant_id = ? AND livemode = ?', [merchantId, livemode])) as Array<{ id: number | string }>;
+  if (!rows.length) return null;
+  const id = Number(rows[0]!.id);
+  // Inside a write transaction the row may still roll back: only the read path caches.
+  if (cache) ids.set(cacheKey, id);
+  return id;
+}
+
+export async function scopePayoutCount(source: DataSource | EntityManager, merchantId: string, livemode: boolean): Promise<number> {
+  const rows = (await source.query('SELECT payout_count FROM payout_scopes WHERE merchant_id = ? AND livemode = ?', [merchantId, livemode])) as Array<{ payout_count: number | string }>;
+  return rows.length ? Number(rows[0]!.payout_count) : 0;
+}
+
+/** Counts one more payout in its scope (creating the scope row on its first payout); returns the scope id. */
+async function countPayout(manager: EntityManager, merchantId: string, livemode: boolean): Promise<number> {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('payouts are indexed inside the projection transaction');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const updated = await runner.query('UPDATE payout_scopes SET payout_count = payout_count + 1 WHERE merchant_id = ? AND livemode = ?', [merchantId, livemode], true);
+    if (updated.affected) return (await findScopeId(manager, merchantId, livemode, false))!;
+    try {
+      await runner.query('INSERT INTO payout_scopes (merchant_id, livemode, payout_count) VALUES (?, ?, 1)', [merchantId, livemode]);
+      return (await findScopeId(manager, merchantId, livemode, false))!;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // a concurrent first payout won: count again
+    }
+  }
+  throw new Error(`could not count a payout for ${merchantId}`);
+}
+
+/** Indexes a newly inserted payout row: its search suffixes and its scope's count. Same transaction. */
+export async function indexNewPayout(manager: EntityManager, payout: { seq: number; merchantId: string; livemode: boolean; searchText: string }): Promise<void> {
+  const scopeId = await countPayout(manager, payout.merchantId, payout.livemode);
+  await insertSuffixes(manager, scopeId, [{ seq: payout.seq, searchText: payout.searchText }]);
+}
+
+/** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */
+export async function insertSuffixes(manager: EntityManager, scopeId: number, rows: Array<{ seq: number; searchText: string }>): Promise<void> {
+  const values: unknown[] = [];
+  for (const row of rows) for (const { suffix, pos } of searchSuffixes(row.searchText)) values.push(scopeId, suffix, row.seq, pos);
+  const ignore = isMysql(manager) ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  // 250 rows per statement keeps every engine's placeholder limit far away.
+  for (let i = 0; i < values.length; i += 1000) {
+    const chunk = values.slice(i, i + 1000);
+    const placeholders = Array.from({ length: chunk.length / 4 }, () => '(?, ?, ?, ?)').join(', ');
+    await manager.query(`${ignore} INTO payout_search_suffixes (scope_id, suffix, payout_seq, pos) VALUES ${placeholders}`, chunk);
+  }
+}
