@@ -1,6 +1,6 @@
 // The Temporal worker: PaymentWorkflow, RefundWorkflow, PayoutWorkflow and their activities.
 import path from 'node:path';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createPaymentActivities } from '../activities/payment';
 import { createPayoutActivities } from '../activities/payout';
 import type { ActivityDeps } from '../activities/deps';
@@ -50,6 +50,13 @@ export async function createActivityDeps(config: Config, metrics = new WorkerMet
   };
 }
 
+/** Capacity settings of a worker from the environment; the bench baseline worker uses the same. */
+export function workerTuning(): Pick<WorkerOptions, 'maxCachedWorkflows'> {
+  return {
+    maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
+  };
+}
+
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const deps = await createActivityDeps(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -59,7 +66,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: { ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createWebhookActivities(deps) },
-    maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
+    ...workerTuning(),
   });
   const run = worker.run();
   return {

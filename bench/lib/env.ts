@@ -1,0 +1,164 @@
+// The bench environment: its own database, Temporal server, sandbox, worker(s), API, baseline
+// processes and webhook receiver, on the bench's own ports. Everything started here is stopped
+// by `stop()`, in reverse order.
+import fs from 'node:fs';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import { Connection } from '@temporalio/client';
+import { migrate } from '../../src/db/migrate';
+import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { BENCH_DATA_DIR, BENCH_LOG_DIR, spawnTs, waitForLog, type BenchProcess } from './processes';
+
+export const PORTS = {
+  temporalSqlite: 17340,
+  /** The PostgreSQL-backed server uses 17342-17349 for its four services (gRPC + membership). */
+  temporalPostgres: 17342,
+  sandbox: 13340,
+  api: 13350,
+  baseline: 13351,
+  receiver: 13359,
+  workerMetrics: 19340,
+} as const;
+
+export const VAULT_KEY = 'b7'.repeat(32);
+export const TASK_QUEUE = 'payments-bench';
+
+export interface EnvOptions {
+  databaseUrl: string;
+  /** Temporal frontend to use; null starts the SQLite dev server. */
+  temporalAddress: string | null;
+  settleMs: number;
+  workers: number;
+  /** Extra settings for the worker processes (tuning experiments). */
+  workerEnv?: Record<string, string>;
+  apiEnv?: Record<string, string>;
+}
+
+export interface BenchEnv {
+  apiUrl: string;
+  baselineUrl: string;
+  sandboxUrl: string;
+  receiverUrl: string;
+  temporalAddress: string;
+  serviceEnv: Record<string, string>;
+  processes: BenchProcess[];
+  stop(): Promise<void>;
+}
+
+function dbName(url: string): string {
+  return new URL(url).pathname.slice(1);
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const parsed = new URL(url);
+  const connection = await mysql.createConnection({ host: parsed.hostname, port: Number(parsed.port || 3306), user: parsed.username || 'root', password: parsed.password });
+  try {
+    await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = dbName(url);
+  if (!name.startsWith('payments_bench')) throw new Error(`refusing to drop ${name}: bench databases start with payments_bench`);
+  await adminQuery(url, `DROP DATABASE IF EXISTS \`${name}\``);
+}
+
+/** Drops and re-creates the bench database with the current migrations. */
+export async function freshDatabase(url: string): Promise<void> {
+  await dropDatabase(url);
+  await migrate(url);
+}
+
+async function waitForNamespace(address: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    for (let i = 0; i < 100; i += 1) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    throw new Error(`namespace default never became available on ${address}`);
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
+  fs.mkdirSync(BENCH_LOG_DIR, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const processes: BenchProcess[] = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    let temporalAddress = options.temporalAddress;
+    if (temporalAddress === null) {
+      const dbFile = path.join(BENCH_DATA_DIR, 'temporal.sqlite');
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      const server: DevServer = await startDevServer({ port: PORTS.temporalSqlite, uiPort: null, dbFile, logFile: path.join(BENCH_LOG_DIR, 'temporal.log') });
+      stops.push(async () => {
+        await server.stop();
+        for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      });
+      temporalAddress = server.address;
+    }
+    await waitForNamespace(temporalAddress);
+
+    const serviceEnv: Record<string, string> = {
+      DATABASE_URL: options.databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+      SANDBOX_URL: `http://127.0.0.1:${PORTS.sandbox}`,
+      SANDBOX_SETTLE_MS: String(options.settleMs),
+      SANDBOX_NOTIFY_SECRET: 'bench-notify-secret',
+      VAULT_KEY,
+      PORT: String(PORTS.api),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS.api}`,
+      // The load is the point here: the per-key limit must not shape it.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      LOG_LEVEL: 'info',
+      DATA_DIR: BENCH_DATA_DIR,
+    };
+
+    const start = async (name: string, entry: string, args: string[], env: Record<string, string>, ready: string) => {
+      const proc = spawnTs(name, entry, args, env);
+      processes.push(proc);
+      stops.push(() => proc.stop());
+      await waitForLog(proc, ready);
+      return proc;
+    };
+
+    await start('receiver', 'bench/lib/receiver-main.ts', [], { PORT: String(PORTS.receiver) }, 'listening');
+    await start('sandbox', 'src/provider/sandbox/main.ts', [], {
+      SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_SETTLE_MS: String(options.settleMs), SANDBOX_NOTIFY_SECRET: 'bench-notify-secret',
+    }, 'listening');
+    const workerStarts = [];
+    for (let i = 0; i < options.workers; i += 1) {
+      workerStarts.push(start(`worker-${i}`, 'workers/main.ts', [], { ...serviceEnv, WORKER_METRICS_PORT: String(PORTS.workerMetrics + i), ...(options.workerEnv ?? {}) }, 'worker running'));
+    }
+    workerStarts.push(start('baseline-worker', 'bench/baseline/main.ts', ['worker'], { ...serviceEnv, ...(options.workerEnv ?? {}) }, 'baseline worker running'));
+    await Promise.all(workerStarts);
+    await start('api', 'src/api/main.ts', [], { ...serviceEnv, ...(options.apiEnv ?? {}) }, 'API listening');
+    await start('baseline-server', 'bench/baseline/main.ts', ['server'], { ...serviceEnv, PORT: String(PORTS.baseline) }, 'baseline server listening');
+
+    return {
+      apiUrl: `http://127.0.0.1:${PORTS.api}`,
+      baselineUrl: `http://127.0.0.1:${PORTS.baseline}`,
+      sandboxUrl: `http://127.0.0.1:${PORTS.sandbox}`,
+      receiverUrl: `http://127.0.0.1:${PORTS.receiver}`,
+      temporalAddress,
+      serviceEnv,
+      processes,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+// Child processes of the bench environment, run from source with `node --import tsx` (one process
+// each, so stopping it stops everything it runs). Logs go to .data/bench/logs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/config';
+
+export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.data', 'bench');
+export const BENCH_LOG_DIR = path.join(BENCH_DATA_DIR, 'logs');
+
+export interface BenchProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export function spawnTs(name: string, entry: string, args: string[], env: Record<string, string>): BenchProcess {
+  fs.mkdirSync(BENCH_LOG_DIR, { recursive: true });
+  const logFile = path.join(BENCH_LOG_DIR, `${name}.log`);
+  const fd = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
+    cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd],
+  });
+  fs.closeSync(fd);
+  return managed(name, child, logFile);
+}
+
+export function managed(name: string, child: ChildProcess, logFile: string): BenchProcess {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return {
+    name,
+    child,
+    logFile,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Waits until the process's log shows `text`; fails early if the process exits. */
+export async function waitForLog(proc: BenchProcess, text: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(proc.logFile) && fs.readFileSync(proc.logFile, 'utf8').includes(text)) return;
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}); see ${proc.logFile}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for "${text}" from ${proc.name}; see ${proc.logFile}`);
+}

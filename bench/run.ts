@@ -1,0 +1,203 @@
+// `npm run bench` (short smoke mode, about a minute) and `npm run bench -- --full` (a million rows,
+// several rates, saturation, the PostgreSQL-backed Temporal server). Starts its own environment,
+// seeds, measures, writes the report, and tears everything down.
+//
+// Options:
+//   --full               full mode (refuses when the 1-minute load average is above 1.5 unless --force)
+//   --only=a,b           scenarios: baseline,sandbox,create,create3ds,webhook,get,payouts,refunds,explain,postgres
+//   --label=name         also keep the raw results as bench/results/<name>.json
+//   --reuse-db           keep a seeded database of the same size from an earlier --keep-db run
+//   --keep-db            do not drop the bench database at the end
+//   --no-postgres        skip the PostgreSQL-backed Temporal server (full mode runs it by default)
+//   --settle-ms=N        sandbox settlement delay (default 0: creates answer SUCCEEDED at once)
+//   --workers=N          payments worker processes (default 1)
+//   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/config';
+import { dropDatabase, freshDatabase, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
+import { explainReadPaths, type Explained } from './lib/explain';
+import { loadAverage, machine } from './lib/machine';
+import { migrate } from '../src/db/migrate';
+import { writeReport, type RunRecord } from './lib/report';
+import { samplePayments, seed, withDb, type Seeded } from './lib/seed';
+import { startPostgresTemporal } from './lib/temporal-postgres';
+import { FULL_PLAN, SHORT_PAYOUT_QUERIES, SHORT_PLAN } from './plans';
+import * as s from './scenarios';
+
+const BENCH_DIR = path.join(PROJECT_ROOT, 'bench');
+
+function parseArgs(argv: string[]) {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`unknown argument ${arg}`);
+    flags.set(match[1]!, match[2] ?? 'true');
+  }
+  return flags;
+}
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+async function seedOrReuse(databaseUrl: string, plan: typeof FULL_PLAN, reuse: boolean, webhookUrl: string): Promise<Seeded> {
+  if (reuse) {
+    const existing = await withDb(databaseUrl, async (db) => {
+      try {
+        const [rows] = await db.query('SELECT seeded FROM bench_meta LIMIT 1');
+        return JSON.parse((rows as Array<{ seeded: string }>)[0]!.seeded) as Seeded;
+      } catch {
+        return null;
+      }
+    }).catch(() => null);
+    if (existing && existing.payments === plan.seed.payments && existing.payouts === plan.seed.payouts && existing.merchants.length === plan.seed.merchants) {
+      log('reusing the seeded database');
+      await migrate(databaseUrl);
+      return existing;
+    }
+  }
+  log(`fresh database; seeding ${plan.seed.payments} payments over ${plan.seed.merchants} merchants and ${plan.seed.payouts} payouts`);
+  await freshDatabase(databaseUrl);
+  const seeded = await seed(databaseUrl, { ...plan.seed, webhookUrl });
+  await withDb(databaseUrl, async (db) => {
+    await db.query('CREATE TABLE bench_meta (seeded LONGTEXT NOT NULL)');
+    await db.query('INSERT INTO bench_meta (seeded) VALUES (?)', [JSON.stringify(seeded)]);
+  });
+  log(`seeded in ${JSON.stringify(seeded.seconds)} s`);
+  return seeded;
+}
+
+async function main(): Promise<void> {
+  const flags = parseArgs(process.argv.slice(2));
+  const full = flags.has('full');
+  const plan = structuredClone(full ? FULL_PLAN : SHORT_PLAN);
+  // Overrides for exploring one scenario (e.g. a slow query at a lower rate).
+  if (flags.has('payout-rate')) plan.payoutQueries.rates = [Number(flags.get('payout-rate'))];
+  if (flags.has('payout-seconds')) plan.payoutQueries.durationSeconds = Number(flags.get('payout-seconds'));
+  const only = flags.get('only')?.split(',');
+  const wants = (name: string) => !only || only.includes(name);
+  const label = flags.get('label') ?? plan.mode;
+  const settleMs = Number(flags.get('settle-ms') ?? 0);
+  const workers = Number(flags.get('workers') ?? 1);
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/payments_bench${full ? '' : '_short'}`;
+  if (!new URL(databaseUrl).pathname.startsWith('/payments_bench')) throw new Error('the bench database name must start with payments_bench');
+
+  const loadBefore = loadAverage();
+  if (full && loadBefore[0] > 1.5 && !flags.has('force')) {
+    throw new Error(`load average is ${loadBefore[0].toFixed(2)} (> 1.5): others are using the machine; run later or pass --force (the report records the load)`);
+  }
+  const startedAt = new Date().toISOString();
+  const notes: string[] = [];
+  const servers: RunRecord['servers'] = {};
+  let explain: Explained[] = [];
+
+  const webhookUrl = 'http://127.0.0.1:13359/webhooks';
+  const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
+
+  const runScenarios = async (env: BenchEnv, which: 'sqlite' | 'postgres'): Promise<s.StepResult[]> => {
+    const ctx: s.Context = { env, seeded, plan, databaseUrl, log };
+    const results: s.StepResult[] = [];
+    const step = async (name: string, fn: () => Promise<s.StepResult[]>) => {
+      if (!wants(name)) return;
+      log(`scenario ${name}`);
+      try {
+        results.push(...await fn());
+      } catch (error) {
+        const message = `${which}: scenario ${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+        log(message);
+        notes.push(message);
+      }
+    };
+    await step('baseline', () => s.baselineTemporal(ctx));
+    if (which === 'sqlite') await step('sandbox', () => s.baselineSandbox(ctx));
+    await step('create', () => s.createFrictionless(ctx));
+    if (which === 'postgres') return results;
+    await step('create3ds', () => s.create3ds(ctx));
+    if (plan.webhook.rate > 0) await step('webhook', () => s.webhookLagRun(ctx));
+    await step('get', () => s.getPaymentById(ctx));
+    await step('payouts', async () => {
+      const all = await s.payoutQueries(ctx);
+      return s.listPayouts(ctx, full ? all : all.filter((q) => SHORT_PAYOUT_QUERIES.includes(q.label)));
+    });
+    await step('refunds', async () => [...await s.refundsHot(ctx), ...await s.refundsSpread(ctx, full ? 100 : 10)]);
+    return results;
+  };
+
+  log('starting the environment (SQLite dev server)');
+  let env = await startEnv({ databaseUrl, temporalAddress: null, settleMs, workers });
+  try {
+    servers.sqlite = { description: 'Temporal CLI v1.5.1 `server start-dev` (server 1.29.1, SQLite file store, one connection)', steps: await runScenarios(env, 'sqlite') };
+  } finally {
+    await env.stop();
+  }
+
+  if (wants('explain')) {
+    log('EXPLAIN of the read paths');
+    const [payment] = await samplePayments(databaseUrl, seeded.payments, 1);
+    const queries = await s.payoutQueries({ env, seeded, plan, databaseUrl, log });
+    explain = await explainReadPaths(databaseUrl, payment!, seeded.payoutMerchant.merchantId, queries);
+  }
+
+  if ((full && !flags.has('no-postgres') && wants('postgres')) || flags.has('postgres')) {
+    log('starting the PostgreSQL-backed Temporal server');
+    try {
+      const pg = await startPostgresTemporal(log);
+      try {
+        env = await startEnv({ databaseUrl, temporalAddress: pg.address, settleMs, workers });
+        try {
+          servers.postgres = { description: pg.description, steps: await runScenarios(env, 'postgres') };
+        } finally {
+          await env.stop();
+        }
+      } finally {
+        await pg.stop();
+      }
+    } catch (error) {
+      const message = `PostgreSQL-backed Temporal server: ${error instanceof Error ? error.message : String(error)}`;
+      log(message);
+      notes.push(message);
+    }
+  }
+
+  if (!flags.has('keep-db')) await dropDatabase(databaseUrl);
+
+  const record: RunRecord = {
+    label,
+    mode: plan.mode,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: machine(),
+    loadBefore,
+    loadAfter: loadAverage(),
+    configuration: {
+      'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limit raised to 1,000,000/s per key',
+      'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
+      'baseline (a)': 'bench/baseline: BaselineWorkflow (one update running one no-op activity, same activity options as the synchronous path) on its own task queue, its own worker process with the same worker options; a bare HTTP front doing one Update-with-Start per POST',
+      'baseline (b)': 'the sandbox acquirer alone: POST /v1/authorizations (card 4242...)',
+      'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,
+      'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process`,
+      'load generator': 'autocannon 9 in the harness process (same machine), requests built per request (unique Idempotency-Key, keys rotated over the seeded merchants)',
+      'webhooks': 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
+      'durations': JSON.stringify({ warmupSeconds: plan.warmupSeconds, create: plan.create, getById: plan.getById, payoutQueries: plan.payoutQueries }),
+    },
+    seeding: {
+      merchants: seeded.merchants.length + 1,
+      payments: seeded.payments,
+      'refunds (every tenth payment)': seeded.payments / 10,
+      'payouts (one merchant)': seeded.payouts,
+      'seconds (merchants, payments, payouts, search index)': `${seeded.seconds.merchants}, ${seeded.seconds.payments}, ${seeded.seconds.payouts}, ${seeded.seconds.searchIndex}`,
+    },
+    servers,
+    explain,
+    notes,
+  };
+  const reportFile = path.join(BENCH_DIR, full ? 'REPORT.md' : 'REPORT.short.md');
+  writeReport(reportFile, record, path.join(BENCH_DIR, 'NOTES.md'));
+  fs.mkdirSync(path.join(BENCH_DIR, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(BENCH_DIR, 'results', `${label}.json`), JSON.stringify(record, null, 2));
+  log(`report written to ${path.relative(PROJECT_ROOT, reportFile)}`);
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  process.exit(1);
+});
