@@ -4,7 +4,7 @@
 // key; the workflows must converge with exactly one provider effect per object.
 import { SUCCEEDS } from '../helpers/reliability/cards';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
-import { recordFigure, sectionDone } from '../helpers/reliability/figures';
+import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
 import { Ledger, auditLedger, expectClean, problemsAmong, type TrackedObject } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
 import { merchantClient, newMerchant, paymentBody, payoutBody, refundBody, succeededPayment, trackCreate, type Client } from '../helpers/reliability/workload';
@@ -21,7 +21,7 @@ interface ProviderFault {
 
 /** Count-based faults hit the next calls: the three creates' submissions and their first look-ups. */
 const FAULTS: ProviderFault[] = [
-  { name: '2 s latency on every provider call', faults: { latency_ms: 2000 } },
+  { name: '1 s latency on every provider call', faults: { latency_ms: 1000 } },
   { name: 'time-out: answers held 9 s, past the 8 s provider client timeout', faults: { latency_ms: 9000 }, liftAfterMs: 1500 },
   { name: 'connection reset before the provider acts', faults: { reset_next: 4 } },
   { name: 'connection reset after the provider acted', faults: { reset_after_next: 4 } },
@@ -61,11 +61,14 @@ export function providerFaultsSection(stack: ReliabilityStack): void {
       // The Payments to refund settle before any fault is set, so the faults meet the refunds themselves.
       const toRefund = await Promise.all(cases.map((fault) => succeededPayment(client, 'visa', `refund under ${fault.name}`)));
       const objectsByFault = new Map<string, TrackedObject[]>();
+      const seconds = new Map<string, number>();
       for (const [index, fault] of cases.entries()) {
         const payment = toRefund[index];
         if (!payment) continue;
+        const started = Date.now();
         const objects = await createUnderFault(client, fault, payment);
         objectsByFault.set(fault.name, [...(objectsByFault.get(fault.name) ?? []), ...objects]);
+        seconds.set(fault.name, (seconds.get(fault.name) ?? 0) + (Date.now() - started) / 1000);
       }
 
       const report = await auditLedger(ledger, {
@@ -78,6 +81,7 @@ export function providerFaultsSection(stack: ReliabilityStack): void {
         const objects = objectsByFault.get(fault.name) ?? [];
         recordFigure({ section: PROVIDER_FAULTS, fault: `${fault.name} (payment, refund, payout)`, tried: 3 * COUNTS.providerFaultRepeats, objects: objects.length, ...problemsAmong(report, objects) });
       }
+      recordMeasurement(PROVIDER_FAULTS, `time until all three creates had their 2xx, per fault: ${[...seconds.entries()].map(([name, s]) => `${name.split(/[:(]/)[0]!.trim()} ${s.toFixed(1)} s`).join('; ')}`);
       sectionDone(PROVIDER_FAULTS);
       expectClean(report);
     }, LONG_MODE ? 1_800_000 : 600_000);

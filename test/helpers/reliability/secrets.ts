@@ -55,16 +55,37 @@ export function findSecrets(text: string, needles: Needle[]): string[] {
   return needles.filter((needle) => needle.test(text)).map((needle) => needle.label);
 }
 
-/** Every file under a directory (recursively), read as latin1 so binary stores can be searched byte for byte. */
-export function rawFiles(dir: string): Array<{ file: string; text: string }> {
+export interface Scan {
+  place: string;
+  /** What was read: rows, files, workflows. */
+  objects: number;
+  /** `<needle> in <where>` for every find. */
+  hits: string[];
+}
+
+export function scanTexts(place: string, texts: Array<[string, string]>, needles: Needle[]): Scan {
+  const hits = texts.flatMap(([name, text]) => findSecrets(text, needles).map((label) => `${label} in ${name}`));
+  return { place, objects: texts.length, hits };
+}
+
+function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  const found: Array<{ file: string; text: string }> = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...rawFiles(file));
-    else if (entry.isFile()) found.push({ file, text: fs.readFileSync(file).toString('latin1') });
+    return entry.isDirectory() ? filesUnder(file) : entry.isFile() ? [file] : [];
+  });
+}
+
+/** Every file under a directory, read one at a time as latin1, so binary stores are searched byte for byte. */
+export function scanRawFiles(place: string, dir: string, needles: Needle[], mustContain?: string): Scan & { sawCanary: boolean } {
+  const scan: Scan & { sawCanary: boolean } = { place, objects: 0, hits: [], sawCanary: mustContain === undefined };
+  for (const file of filesUnder(dir)) {
+    const text = fs.readFileSync(file).toString('latin1');
+    scan.objects += 1;
+    scan.hits.push(...findSecrets(text, needles).map((label) => `${label} in ${file}`));
+    if (mustContain !== undefined && text.includes(mustContain)) scan.sawCanary = true;
   }
-  return found;
+  return scan;
 }
 
 /** Every workflow execution the server knows, closed ones included. */
