@@ -1,5 +1,5 @@
 // The Payment read model: written by PaymentWorkflow's projection activity, read by GET and list.
-import { Brackets, type DataSource } from 'typeorm';
+import { Brackets, type DataSource, type EntityManager } from 'typeorm';
 import { Payment, Refund, type PaymentRow, type RefundRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -157,11 +157,17 @@ export interface Scope {
   livemode: boolean;
 }
 
+/**
+ * The Payment and its Refunds are read in one transaction: the projection writes them together, so
+ * a snapshot never pairs a new refund status with an old balance.
+ */
 export async function findPayment(dataSource: DataSource, scope: Scope, id: string): Promise<PaymentView | null> {
-  const row = await dataSource.getRepository(Payment).findOneBy({ id, merchant_id: scope.merchantId, livemode: scope.livemode });
-  if (!row) return null;
-  const refunds = await dataSource.getRepository(Refund).find({ where: { payment_id: id }, order: { seq: 'ASC' } });
-  return rowToPayment(row, refunds);
+  return dataSource.transaction(async (manager) => {
+    const row = await manager.getRepository(Payment).findOneBy({ id, merchant_id: scope.merchantId, livemode: scope.livemode });
+    if (!row) return null;
+    const refunds = await manager.getRepository(Refund).find({ where: { payment_id: id }, order: { seq: 'ASC' } });
+    return rowToPayment(row, refunds);
+  });
 }
 
 export async function findPaymentByHostedToken(dataSource: DataSource, token: string): Promise<PaymentView | null> {
@@ -190,7 +196,12 @@ function binaryId(dataSource: DataSource): string {
  * pair keep pages stable while Payments are created: no Payment is shown twice or skipped.
  */
 export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
-  const repo = dataSource.getRepository(Payment);
+  // One transaction for the page and its refunds, as in findPayment.
+  return dataSource.transaction((manager) => listPaymentsIn(manager, scope, query));
+}
+
+async function listPaymentsIn(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
+  const repo = manager.getRepository(Payment);
   const cursorId = query.startingAfter ?? query.endingBefore;
   let cursor: { created_at: number; id: string } | null = null;
   if (cursorId) {
@@ -211,7 +222,7 @@ export async function listPayments(dataSource: DataSource, scope: Scope, query: 
   if (query.createdGte !== undefined) qb.andWhere('p.created_at >= :gte', { gte: query.createdGte });
   if (query.createdLt !== undefined) qb.andWhere('p.created_at < :lt', { lt: query.createdLt });
   const backward = query.endingBefore !== undefined;
-  const id = binaryId(dataSource);
+  const id = binaryId(manager.connection);
   if (cursor) {
     const after = backward ? '>' : '<';
     qb.andWhere(`(p.created_at ${after} :cursorCreated OR (p.created_at = :cursorCreated AND ${id} ${after} :cursorId))`, { cursorCreated: cursor.created_at, cursorId: cursor.id });
@@ -223,7 +234,7 @@ export async function listPayments(dataSource: DataSource, scope: Scope, query: 
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();
   const refunds = page.length
-    ? await dataSource.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: page.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
+    ? await manager.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: page.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
     : [];
   return { data: page.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id))), hasMore };
 }
