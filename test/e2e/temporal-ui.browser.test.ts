@@ -23,7 +23,7 @@ afterAll(async () => {
 it('the stuck-payout query lists a pending payout with its search attributes', async () => {
   const merchant = await createMerchant(api, { name: 'UI Shop' });
   // The provider keeps answering 503: the payout is accepted as PENDING and stays there.
-  await setSandboxFaults({ fail_next: 10_000, fail_status: 503 });
+  await setSandboxFaults({ fail_next: 10_000, fail_status: 503, path_prefix: '/v1/payouts' });
   const res = await call(api, 'POST', '/v1/payouts', {
     key: merchant.testKey,
     body: { amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: 'Ana', last_name: 'Díaz', country: 'ES' }, destination: { card_number: '4242424242424242' } },

@@ -36,7 +36,7 @@ it('a worker killed during the authorization still yields one provider authoriza
   const first = await startWorkerProcess(`payments-crash-worker-${Date.now()}`, TASK_QUEUE);
   started.push(first);
   // The acquirer takes the request at once and answers 3 s later: time to kill the worker mid-call.
-  await setSandboxFaults({ latency_ms: 3000 });
+  await setSandboxFaults({ latency_ms: 3000, path_prefix: '/v1/authorizations', method: 'POST' });
   const key = randomUUID();
   const inFlight = createDirectPayment(api, merchant.testKey, {}, {}, key);
 
@@ -73,7 +73,7 @@ it('an API process killed while holding the Idempotency-Key: the same-key retry 
   // The doomed API starts workflows on the shared test queue and holds claims for 2 s.
   const doomed = await startApiProcess(`payments-crash-api-${Date.now()}`, { IDEMPOTENCY_LEASE_MS: '2000' });
   started.push(doomed.process);
-  await setSandboxFaults({ latency_ms: 2000 });
+  await setSandboxFaults({ latency_ms: 2000, path_prefix: '/v1/authorizations', method: 'POST' });
   const key = randomUUID();
   const body = directPaymentBody({ description: 'crash' });
   const lost = fetch(`${doomed.url}/v1/payments`, {

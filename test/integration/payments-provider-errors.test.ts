@@ -54,7 +54,8 @@ describe('transient provider faults: the same-key retry completes the same Payme
     ['a connection reset after the provider acted', { reset_after_next: 1 }, 502, 'processing_error'],
   ])('%s', async (_label, faults, status, code) => {
     const key = randomUUID();
-    await setSandboxFaults(faults);
+    // Scoped to authorizations: payouts of other tests still polling must not use the fault up.
+    await setSandboxFaults({ ...faults, path_prefix: '/v1/authorizations', method: 'POST' });
     try {
       expectError(await createDirectPayment(api, merchant.testKey, {}, {}, key), status, code);
     } finally {
@@ -70,7 +71,7 @@ describe('transient provider faults: the same-key retry completes the same Payme
   });
 
   it('a request the provider received twice is one authorization', async () => {
-    await setSandboxFaults({ duplicate_next: 1 });
+    await setSandboxFaults({ duplicate_next: 1, path_prefix: '/v1/authorizations', method: 'POST' });
     let res;
     try {
       res = await createDirectPayment(api, merchant.testKey);

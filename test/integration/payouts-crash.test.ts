@@ -68,7 +68,7 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
   // The submission and the first two look-ups meet a 503 that nothing records: the payout is PENDING
   // for seconds after its 201, time enough to kill the worker before it can move on.
-  await setSandboxFaults({ fail_next: 3, fail_status: 503 });
+  await setSandboxFaults({ fail_next: 3, fail_status: 503, path_prefix: '/v1/payouts' });
   const res = await call(api, 'POST', '/v1/payouts', {
     key: merchant.testKey,
     body: {

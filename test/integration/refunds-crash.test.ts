@@ -85,7 +85,7 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
   await eventually(() => getPayment(paymentId), (p) => p.status === 'SUCCEEDED');
 
   // The acquirer holds every call for a while: the submission is in flight when the worker dies.
-  await setSandboxFaults({ latency_ms: 3000 });
+  await setSandboxFaults({ latency_ms: 3000, path_prefix: '/v1/refunds', method: 'POST' });
   const idempotencyKey = randomUUID();
   const body = { payment_id: paymentId, amount: 1000, reason: 'crash test' };
   const answer = call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });

@@ -130,6 +130,15 @@ function parseFaults(body: unknown): Faults | null {
     faults.failStatus = input.fail_status;
   }
   if (input.duplicate_answer !== undefined && typeof input.duplicate_answer !== 'boolean') return null;
+  // Optional scope, so background traffic (payouts still polling, say) cannot use up a test's faults.
+  if (input.path_prefix !== undefined) {
+    if (typeof input.path_prefix !== 'string' || !input.path_prefix.startsWith('/v1/')) return null;
+    faults.pathPrefix = input.path_prefix;
+  }
+  if (input.method !== undefined) {
+    if (input.method !== 'GET' && input.method !== 'POST') return null;
+    faults.method = input.method;
+  }
   faults.latencyMs = latency;
   faults.failNext = failNext;
   faults.resetNext = resetNext;
@@ -138,7 +147,7 @@ function parseFaults(body: unknown): Faults | null {
   return faults;
 }
 
-function faultsJson(faults: Faults): Record<string, number> {
+function faultsJson(faults: Faults): Record<string, number | string | null> {
   return {
     latency_ms: faults.latencyMs,
     fail_next: faults.failNext,
@@ -146,6 +155,8 @@ function faultsJson(faults: Faults): Record<string, number> {
     reset_next: faults.resetNext,
     reset_after_next: faults.resetAfterNext,
     duplicate_next: faults.duplicateNext,
+    path_prefix: faults.pathPrefix,
+    method: faults.method,
   };
 }
 
@@ -204,7 +215,8 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
 
   // Fault injection, applied to provider API calls only.
   app.use(async (ctx, next) => {
-    if (!ctx.path.startsWith('/v1/')) return next();
+    const scope = state.faults;
+    if (!ctx.path.startsWith(scope.pathPrefix) || (scope.method !== null && ctx.method !== scope.method)) return next();
     if (state.faults.latencyMs > 0) {
       // Take the whole request first, as an acquirer would: a client that gives up during the
       // delay does not stop it being processed.

@@ -96,6 +96,9 @@ export interface Faults {
   resetAfterNext: number;
   /** The next call is processed twice (a duplicated request); the second answer is sent. */
   duplicateNext: number;
+  /** Only calls whose path starts with this (and, when set, with this method) are touched. */
+  pathPrefix: string;
+  method: string | null;
 }
 
 export interface NotificationLog {
@@ -122,7 +125,7 @@ export interface SandboxState {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, failStatus: 503, resetNext: 0, resetAfterNext: 0, duplicateNext: 0 };
+  return { latencyMs: 0, failNext: 0, failStatus: 503, resetNext: 0, resetAfterNext: 0, duplicateNext: 0, pathPrefix: '/v1/', method: null };
 }
 
 export function createState(publicUrl: string | null): SandboxState {
