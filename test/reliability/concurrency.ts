@@ -8,10 +8,10 @@ import { SUCCEEDS } from '../helpers/reliability/cards';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { createUntilSettled, getUntil, newCreate, send, type Answer, type IdempotentCreate } from '../helpers/reliability/client';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
-import { Ledger, auditLedger, expectClean, problemsAmong, type ObjectKind, type TrackedObject } from '../helpers/reliability/ledger';
+import { Ledger, expectClean, problemsAmong, type ObjectKind, type TrackedObject } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
 import {
-  hostedPaymentBody, merchantClient, newMerchant, paymentBody, payoutBody, refundBody, submitHostedCard, succeededPayment, trackCreate, type Client,
+  hostedPaymentBody, merchantClient, newMerchant, paymentBody, payoutBody, refundBody, submitHostedCard, succeededPayment, trackCreate, type MerchantClient,
 } from '../helpers/reliability/workload';
 
 export const CONCURRENCY = 'concurrency';
@@ -24,7 +24,7 @@ const isInUse = (answer: Answer) => answer.status === 409 && answer.json?.error?
  * `concurrency` identical requests (same key, same body) at once. Each answer must be the 201 (all
  * byte-identical) or 409 idempotency_key_in_use; the object is tracked for the audit.
  */
-async function sameKeyRace(client: Client, kind: ObjectKind, path: string, body: unknown): Promise<TrackedObject | null> {
+async function sameKeyRace(client: MerchantClient, kind: ObjectKind, path: string, body: unknown): Promise<TrackedObject | null> {
   const create: IdempotentCreate = newCreate(path, client.key, body);
   const scenario = `same-key race on POST ${path}`;
   const startedAt = Date.now();
@@ -48,7 +48,7 @@ async function sameKeyRace(client: Client, kind: ObjectKind, path: string, body:
 }
 
 /** A hosted payment page submitted by many browsers at once: one authorization. */
-async function hostedSubmissionRace(client: Client, hosted: TrackedObject): Promise<void> {
+async function hostedSubmissionRace(client: MerchantClient, hosted: TrackedObject): Promise<void> {
   const pageUrl: string = hosted.first.json.next_action.redirect_url;
   const answers = await Promise.all(Array.from({ length: HOSTED_SUBMITTERS }, () => submitHostedCard(pageUrl, '4242424242424242')));
   const statuses = answers.map((a) => a.status);
@@ -57,17 +57,8 @@ async function hostedSubmissionRace(client: Client, hosted: TrackedObject): Prom
   }
 }
 
-async function auditOf(stack: ReliabilityStack, ledger: Ledger, merchants: TestMerchant[]) {
-  return auditLedger(ledger, {
-    dataSource: stack.api.deps.dataSource,
-    temporal: stack.api.deps.temporal,
-    baseUrl: () => stack.apiProcessUrl,
-    dedicatedMerchants: merchants.map((m) => m.merchantId),
-  });
-}
-
 /** Refunds of `amounts` sent at once against one SUCCEEDED Payment of `amount`. */
-async function refundRace(client: Client, amount: number, amounts: number[]): Promise<void> {
+async function refundRace(client: MerchantClient, amount: number, amounts: number[]): Promise<void> {
   const payment = await succeededPayment(client, 'visa', 'concurrent refunds', amount);
   if (!payment) throw new Error('the payment to refund did not succeed');
   const creates = amounts.map((a) => newCreate('/v1/refunds', client.key, refundBody(payment.id, a)));
@@ -107,7 +98,7 @@ interface MerchantRun {
   payouts: string[];
 }
 
-async function listIds(client: Client, path: string): Promise<string[]> {
+async function listIds(client: MerchantClient, path: string): Promise<string[]> {
   const ids: string[] = [];
   for (let cursor: string | null = null; ;) {
     const page = await getUntil(client.baseUrl, `${path}?limit=100${cursor ? `&starting_after=${cursor}` : ''}`, client.key, (a) => a.status === 200);
@@ -137,7 +128,7 @@ export function concurrencySection(stack: ReliabilityStack): void {
         if (toRefund) note('/v1/refunds', await sameKeyRace(client, 'refund', '/v1/refunds', refundBody(toRefund.id, 1000)));
         note('/v1/payouts', await sameKeyRace(client, 'payout', '/v1/payouts', payoutBody('5555555555554444')));
       }
-      const report = await auditOf(stack, ledger, [merchant]);
+      const report = await stack.audit(ledger, [merchant]);
       for (const path of ['/v1/payments', '/v1/payments/hpp', '/v1/refunds', '/v1/payouts']) {
         const objects = byPath.get(path) ?? [];
         const extra = path === '/v1/payments/hpp' ? ` (+ ${HOSTED_SUBMITTERS} concurrent hosted page submissions each)` : '';
@@ -163,7 +154,7 @@ export function concurrencySection(stack: ReliabilityStack): void {
       // The seeds run side by side: each run races on a Payment of its own.
       await Promise.all(COUNTS.refundSeeds.map((seed) => fc.assert(property(), { seed, numRuns: COUNTS.refundRunsPerSeed, endOnFailure: true })));
       const attempts = COUNTS.refundSeeds.length * COUNTS.refundRunsPerSeed;
-      const report = await auditOf(stack, ledger, [merchant]);
+      const report = await stack.audit(ledger, [merchant]);
       const refunds = ledger.objects.filter((o) => o.kind === 'refund');
       recordFigure({
         section: CONCURRENCY, fault: `2-8 concurrent refunds of random amounts against one Payment (${attempts} Payments)`,
@@ -205,7 +196,7 @@ export function concurrencySection(stack: ReliabilityStack): void {
         }
         reads += 2;
       }
-      const report = await auditOf(stack, ledger, merchants);
+      const report = await stack.audit(ledger, merchants);
       recordFigure({
         section: CONCURRENCY, fault: `concurrent creates of ${COUNTS.crossMerchants} merchants sharing Idempotency-Keys, then ${reads} lists and cross reads`,
         tried: ledger.objects.length, objects: report.objects, lost: report.lost, duplicated: report.duplicated, wrong: report.wrong,

@@ -4,7 +4,7 @@
 // be where the provider says, once, with the read model equal to the workflow's own state.
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
-import { Ledger, auditLedger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
+import { Ledger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
 import { createsIn, merchantClient, newMerchant, mixedScenarios, runWorkload, seededRandom, type WorkloadProgress } from '../helpers/reliability/workload';
 
@@ -114,13 +114,7 @@ export function processFaultsSection(stack: ReliabilityStack): void {
       const runSeconds = (Date.now() - started) / 1000;
       await stack.ensureWorker();
 
-      const report = await auditLedger(ledger, {
-        dataSource: stack.api.deps.dataSource,
-        temporal: stack.api.deps.temporal,
-        baseUrl: () => stack.apiProcessUrl,
-        dedicatedMerchants: [merchant.merchantId],
-        convergeTimeoutMs: 240_000,
-      });
+      const report = await stack.audit(ledger, [merchant], 240_000);
       recordRows(ledger, report, events);
       const selfRestarts = events.filter((e) => e.workerRestartedItself).length;
       recordMeasurement(PROCESS_FAULTS, `seed ${seed}: ${totalCreates} creates in ${scenarios.length} scenarios on ${COUNTS.chaosLanes} concurrent clients took ${Math.round(runSeconds)} s; `

@@ -5,9 +5,9 @@
 import { SUCCEEDS } from '../helpers/reliability/cards';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
-import { Ledger, auditLedger, expectClean, problemsAmong, type TrackedObject } from '../helpers/reliability/ledger';
+import { Ledger, expectClean, problemsAmong, type TrackedObject } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
-import { merchantClient, newMerchant, paymentBody, payoutBody, refundBody, succeededPayment, trackCreate, type Client } from '../helpers/reliability/workload';
+import { merchantClient, newMerchant, paymentBody, payoutBody, refundBody, succeededPayment, trackCreate, type MerchantClient } from '../helpers/reliability/workload';
 import { clearSandboxFaults, setSandboxFaults } from '../helpers/sandbox';
 
 export const PROVIDER_FAULTS = 'provider faults';
@@ -35,7 +35,7 @@ const FAULTS: ProviderFault[] = [
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A Payment, a Refund (of a Payment made before the fault) and a Payout, created concurrently under one fault. */
-async function createUnderFault(client: Client, fault: ProviderFault, toRefund: TrackedObject): Promise<TrackedObject[]> {
+async function createUnderFault(client: MerchantClient, fault: ProviderFault, toRefund: TrackedObject): Promise<TrackedObject[]> {
   await setSandboxFaults(fault.faults);
   const lift = fault.liftAfterMs === undefined ? null : sleep(fault.liftAfterMs).then(clearSandboxFaults);
   const label = `under ${fault.name}`;
@@ -71,12 +71,7 @@ export function providerFaultsSection(stack: ReliabilityStack): void {
         seconds.set(fault.name, (seconds.get(fault.name) ?? 0) + (Date.now() - started) / 1000);
       }
 
-      const report = await auditLedger(ledger, {
-        dataSource: stack.api.deps.dataSource,
-        temporal: stack.api.deps.temporal,
-        baseUrl: () => stack.apiProcessUrl,
-        dedicatedMerchants: [merchant.merchantId],
-      });
+      const report = await stack.audit(ledger, [merchant]);
       for (const fault of FAULTS) {
         const objects = objectsByFault.get(fault.name) ?? [];
         recordFigure({ section: PROVIDER_FAULTS, fault: `${fault.name} (payment, refund, payout)`, tried: 3 * COUNTS.providerFaultRepeats, objects: objects.length, ...problemsAmong(report, objects) });

@@ -31,6 +31,8 @@ export const RELIABILITY = {
   /** A separate in-process API with a low request rate limit. */
   rateLimitedApiPort: 13332,
   workerMetricsPorts: [19320, 19321, 19322, 19323, 19324, 19325, 19326, 19327, 19328, 19329],
+  /** Held (listened on) for the whole run: a second run on this machine waits for the first. */
+  lockPort: 17329,
   /** Shoppers answer 3D Secure at once; a notification lost to a fault is caught by the expiry check. */
   actionTtlSeconds: 60,
   /** A claim left by a killed API is taken over after this; clients meanwhile see 409 in use. */

@@ -2,6 +2,7 @@
 // file-backed Temporal dev server, sandbox acquirer, worker processes, an API process (all of
 // which the process faults kill or restart) and an in-process API for the test's own reads.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { RunningApi } from '../../../src/api/server';
@@ -12,6 +13,7 @@ import { spawnTs, waitForLog, type ManagedProcess } from '../processes';
 import { killHard } from '../temporal';
 import { TEST_ENV, workerEnv } from '../test-env';
 import { RELIABILITY, RELIABILITY_LOG_DIR } from './config';
+import { auditLedger, type AuditReport, type Ledger } from './ledger';
 import { PrivateMariaDb } from './mariadb';
 
 /** Every process this suite spawns carries this, so a later run can find what an aborted one left. */
@@ -90,6 +92,28 @@ export async function spawnApiProcess(name: string, port: number, env: Record<st
   return api;
 }
 
+/**
+ * The suite's fixed ports and datadir allow one run per machine, and `npm test` runs it too: a run
+ * holds a listening socket on the lock port for its whole life, and another run waits for it. The
+ * kernel frees the port when a run dies, so a crashed run never leaves the lock behind.
+ */
+async function acquireRunLock(timeoutMs = 3_600_000): Promise<net.Server> {
+  const deadline = Date.now() + timeoutMs;
+  let announced = false;
+  for (;;) {
+    const server = net.createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(RELIABILITY.lockPort, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) return server;
+    if (Date.now() > deadline) throw new Error(`another reliability run has held port ${RELIABILITY.lockPort} for ${timeoutMs / 60_000} minutes`);
+    if (!announced) console.warn(`waiting for another reliability run to finish (it holds port ${RELIABILITY.lockPort})`);
+    announced = true;
+    await sleep(2000);
+  }
+}
+
 export class ReliabilityStack {
   readonly mariadb = new PrivateMariaDb(RELIABILITY.mariadb);
   temporal: DevServer | null = null;
@@ -101,8 +125,11 @@ export class ReliabilityStack {
   readonly apiProcessUrl = `http://127.0.0.1:${RELIABILITY.apiProcessPort}`;
   readonly temporalAddress = `127.0.0.1:${RELIABILITY.temporalPort}`;
   private workersStarted = 0;
+  private lock: net.Server | null = null;
 
   async start(): Promise<void> {
+    this.lock = await acquireRunLock();
+    // Holding the lock, anything still carrying the suite's marker belongs to a run that died.
     killLeftovers();
     fs.rmSync(RELIABILITY_LOG_DIR, { recursive: true, force: true });
     fs.mkdirSync(RELIABILITY_LOG_DIR, { recursive: true });
@@ -138,6 +165,7 @@ export class ReliabilityStack {
     await this.sandbox?.stop();
     await this.temporal?.stop();
     await this.mariadb.stop();
+    await new Promise<void>((resolve) => (this.lock ? this.lock.close(() => resolve()) : resolve()));
   }
 
   private async startTemporal(): Promise<void> {
@@ -191,6 +219,17 @@ export class ReliabilityStack {
     this.temporal = null;
     await sleep(downMs);
     await this.startTemporal();
+  }
+
+  /** The audit of a run's ledger against this stack's database, Temporal and sandbox. */
+  audit(ledger: Ledger, dedicatedMerchants: Array<{ merchantId: string }>, convergeTimeoutMs?: number): Promise<AuditReport> {
+    return auditLedger(ledger, {
+      dataSource: this.api.deps.dataSource,
+      temporal: this.api.deps.temporal,
+      baseUrl: () => this.apiProcessUrl,
+      dedicatedMerchants: dedicatedMerchants.map((m) => m.merchantId),
+      convergeTimeoutMs,
+    });
   }
 
   /** Stops the private MariaDB cleanly and starts it again. */

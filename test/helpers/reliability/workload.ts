@@ -18,7 +18,8 @@ export type Scenario =
   | { kind: 'refunds'; card: 'visa' | 'refundFails' | 'refundRejected'; amounts: number[] }
   | { kind: 'payout'; card: PayoutCard };
 
-export interface Client {
+/** One merchant's client: where it sends, with which key, and the ledger its creates go into. */
+export interface MerchantClient {
   baseUrl: () => string;
   merchantId: string;
   key: string;
@@ -36,7 +37,7 @@ export async function newMerchant(stack: ReliabilityStack, name: string): Promis
   return merchant;
 }
 
-export function merchantClient(baseUrl: () => string, merchant: { merchantId: string; testKey: string }, ledger: Ledger, deadlineMs = 300_000): Client {
+export function merchantClient(baseUrl: () => string, merchant: { merchantId: string; testKey: string }, ledger: Ledger, deadlineMs = 300_000): MerchantClient {
   return { baseUrl, merchantId: merchant.merchantId, key: merchant.testKey, ledger, deadlineMs };
 }
 
@@ -89,7 +90,7 @@ export interface CreateOptions {
 }
 
 export async function trackCreate(
-  client: Client, kind: ObjectKind, body: unknown, scenario: string, outcome: Outcome, options: CreateOptions = {},
+  client: MerchantClient, kind: ObjectKind, body: unknown, scenario: string, outcome: Outcome, options: CreateOptions = {},
 ): Promise<TrackedObject | null> {
   const { providerEffects = 1, idempotencyKey, path = CREATE_PATH[kind] } = options;
   const create = newCreate(path, client.key, body, idempotencyKey);
@@ -135,7 +136,7 @@ export async function submitHostedCard(pageUrl: string, number: string): Promise
   return { status: res.status, location: res.headers.get('location') };
 }
 
-async function runPayment(client: Client, scenario: Extract<Scenario, { kind: 'payment' }>): Promise<void> {
+async function runPayment(client: MerchantClient, scenario: Extract<Scenario, { kind: 'payment' }>): Promise<void> {
   const card = PAYMENT_CARDS[scenario.card];
   const label = describeScenario(scenario);
   let outcome: Outcome = card.outcome;
@@ -149,7 +150,7 @@ async function runPayment(client: Client, scenario: Extract<Scenario, { kind: 'p
 }
 
 /** A frictionless Payment, once it is SUCCEEDED (null, with a problem recorded, if it never is). */
-export async function succeededPayment(client: Client, card: PaymentCard, label: string, amount = PAYMENT_AMOUNT): Promise<TrackedObject | null> {
+export async function succeededPayment(client: MerchantClient, card: PaymentCard, label: string, amount = PAYMENT_AMOUNT): Promise<TrackedObject | null> {
   const payment = await trackCreate(client, 'payment', paymentBody(PAYMENT_CARDS[card].number, { amount }), `${label}: the payment`, PAYMENT_CARDS[card].outcome);
   if (!payment) return null;
   const final = await getUntil(client.baseUrl, `/v1/payments/${payment.id}`, client.key,
@@ -160,7 +161,7 @@ export async function succeededPayment(client: Client, card: PaymentCard, label:
   return null;
 }
 
-async function runRefunds(client: Client, scenario: Extract<Scenario, { kind: 'refunds' }>): Promise<void> {
+async function runRefunds(client: MerchantClient, scenario: Extract<Scenario, { kind: 'refunds' }>): Promise<void> {
   const label = describeScenario(scenario);
   const payment = await succeededPayment(client, scenario.card, label);
   if (!payment) return;
@@ -170,7 +171,7 @@ async function runRefunds(client: Client, scenario: Extract<Scenario, { kind: 'r
   }
 }
 
-export async function runScenario(client: Client, scenario: Scenario): Promise<void> {
+export async function runScenario(client: MerchantClient, scenario: Scenario): Promise<void> {
   switch (scenario.kind) {
     case 'payment':
       return runPayment(client, scenario);
@@ -236,7 +237,7 @@ export interface WorkloadProgress {
 }
 
 /** Runs the scenarios on `lanes` concurrent clients; `progress` is updated as they go. */
-export async function runWorkload(client: Client, scenarios: Scenario[], lanes: number, progress: WorkloadProgress): Promise<void> {
+export async function runWorkload(client: MerchantClient, scenarios: Scenario[], lanes: number, progress: WorkloadProgress): Promise<void> {
   const queue = [...scenarios];
   const lane = async () => {
     for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
