@@ -154,7 +154,7 @@ async function seedPayouts(db: mysql.Connection, merchant: SeededMerchant, count
 
 /**
  * What the payout projection writes beside each row (src/read-models/payout-search-index.ts): the
- * scope's count and every field's suffixes with their positions, here in bulk SQL that cuts the
+ * scope's counts and every field's suffixes with their positions, here in bulk SQL that cuts the
  * same suffixes from `search_text`. The primary key is dropped while loading (appends only) and
  * built once at the end by InnoDB's sorted index build.
  */
@@ -163,6 +163,11 @@ async function seedPayoutSearchIndex(db: mysql.Connection, merchantId: string, c
   if (!(tables as unknown[]).length) return false;
   const [result] = await db.query('INSERT INTO payout_scopes (merchant_id, livemode, payout_count) VALUES (?, 0, ?)', [merchantId, count]);
   const scopeId = (result as { insertId: number }).insertId;
+  const [countTables] = await db.query("SHOW TABLES LIKE 'payout_counts'");
+  if ((countTables as unknown[]).length) {
+    await db.query(`INSERT INTO payout_counts (scope_id, status, currency, destination_brand, payout_count)
+      SELECT ?, status, currency, destination_brand, COUNT(*) FROM payouts WHERE merchant_id = ? GROUP BY status, currency, destination_brand`, [scopeId, merchantId]);
+  }
   const [rows] = await db.query('SELECT MAX(CHAR_LENGTH(search_text)) AS longest FROM payouts WHERE merchant_id = ?', [merchantId]);
   const longest = Math.max(1, Number((rows as Array<{ longest: number }>)[0]!.longest));
   await db.query('ALTER TABLE payout_search_suffixes DROP PRIMARY KEY');
@@ -194,7 +199,7 @@ export async function seed(url: string, options: { merchants: number; payments: 
     start = Date.now();
     const indexed = await seedPayoutSearchIndex(db, payoutMerchant.merchantId, options.payouts);
     const indexSeconds = indexed ? seconds(start) : 0;
-    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes' : ''}`);
+    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes, payout_counts' : ''}`);
     return {
       merchants,
       payoutMerchant,

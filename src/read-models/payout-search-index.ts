@@ -100,10 +100,65 @@ async function countPayout(manager: EntityManager, merchantId: string, livemode:
   throw new Error(`could not count a payout for ${merchantId}`);
 }
 
-/** Indexes a newly inserted payout row: its search suffixes and its scope's count. Same transaction. */
-export async function indexNewPayout(manager: EntityManager, payout: { seq: number; merchantId: string; livemode: boolean; searchText: string }): Promise<void> {
+/** The filterable attributes whose counts `payout_counts` keeps per scope. */
+export interface PayoutGroup {
+  status: string;
+  currency: string;
+  brand: string;
+}
+
+async function addToGroup(manager: EntityManager, scopeId: number, group: PayoutGroup, delta: 1 | -1): Promise<void> {
+  const runner = manager.queryRunner!;
+  const key = [scopeId, group.status, group.currency, group.brand];
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const updated = await runner.query(
+      'UPDATE payout_counts SET payout_count = payout_count + ? WHERE scope_id = ? AND status = ? AND currency = ? AND destination_brand = ?', [delta, ...key], true,
+    );
+    if (updated.affected || delta < 0) return;
+    try {
+      await runner.query('INSERT INTO payout_counts (scope_id, status, currency, destination_brand, payout_count) VALUES (?, ?, ?, ?, 1)', key);
+      return;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // a concurrent first payout of this group won: add again
+    }
+  }
+}
+
+function sameGroup(a: PayoutGroup, b: PayoutGroup): boolean {
+  return a.status === b.status && a.currency === b.currency && a.brand === b.brand;
+}
+
+/** Indexes a newly inserted payout row: its search suffixes and its counts. Same transaction. */
+export async function indexNewPayout(manager: EntityManager, payout: { seq: number; merchantId: string; livemode: boolean; searchText: string; group: PayoutGroup }): Promise<void> {
   const scopeId = await countPayout(manager, payout.merchantId, payout.livemode);
+  await addToGroup(manager, scopeId, payout.group, 1);
   await insertSuffixes(manager, scopeId, [{ seq: payout.seq, searchText: payout.searchText }]);
+}
+
+/** Moves a payout between count groups (a status change). Same transaction as the row update. */
+export async function regroupPayout(manager: EntityManager, merchantId: string, livemode: boolean, from: PayoutGroup, to: PayoutGroup): Promise<void> {
+  if (sameGroup(from, to)) return;
+  const scopeId = await findScopeId(manager, merchantId, livemode, false);
+  if (scopeId === null) return; // a row written before the counts existed and never backfilled
+  // Always lock counter rows in one order, so two transactions can never wait on each other.
+  const moves: Array<[PayoutGroup, 1 | -1]> = [[from, -1], [to, 1]];
+  moves.sort(([a], [b]) => `${a.status}|${a.currency}|${a.brand}`.localeCompare(`${b.status}|${b.currency}|${b.brand}`));
+  for (const [group, delta] of moves) await addToGroup(manager, scopeId, group, delta);
+}
+
+/** Payouts of a scope in the given statuses, currencies and brands (empty = any), from the counts. */
+export async function groupedPayoutCount(source: DataSource | EntityManager, merchantId: string, livemode: boolean, filter: { statuses: string[]; currencies: string[]; brands: string[] }): Promise<number> {
+  const scopeId = await findScopeId(source, merchantId, livemode);
+  if (scopeId === null) return 0;
+  const conditions = ['scope_id = ?'];
+  const params: unknown[] = [scopeId];
+  for (const [column, values] of [['status', filter.statuses], ['currency', filter.currencies], ['destination_brand', filter.brands]] as const) {
+    if (!values.length) continue;
+    conditions.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+    params.push(...values);
+  }
+  const rows = (await source.query(`SELECT SUM(payout_count) AS total FROM payout_counts WHERE ${conditions.join(' AND ')}`, params)) as Array<{ total: number | string | null }>;
+  return Number(rows[0]?.total ?? 0);
 }
 
 /** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */

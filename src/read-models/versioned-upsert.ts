@@ -3,10 +3,9 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isDuplicateKeyError } from '../api/idempotency';
 
-/** Returns the `seq` of the row when this call inserted it (a first projection), else null. */
 export async function upsertVersioned<T extends ObjectLiteral & { id: string; version: number }>(
   manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>,
-): Promise<number | null> {
+): Promise<void> {
   const repo = manager.getRepository(target);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const updated = await repo.createQueryBuilder()
@@ -14,15 +13,14 @@ export async function upsertVersioned<T extends ObjectLiteral & { id: string; ve
       .set(row as never)
       .where('id = :id AND version < :version', { id: row.id, version: row.version })
       .execute();
-    if (updated.affected) return null;
+    if (updated.affected) return;
     const exists = await repo.createQueryBuilder('r').select('r.version', 'version').where('r.id = :id', { id: row.id }).getRawOne();
-    if (exists) return null; // already at this version or newer
+    if (exists) return; // already at this version or newer
     try {
-      const inserted = await repo.insert(row as never);
-      return Number(inserted.identifiers[0]?.seq ?? inserted.generatedMaps[0]?.seq);
+      await repo.insert(row as never);
+      return;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // a concurrent insert won: try the guarded update again
     }
   }
-  return null;
 }
