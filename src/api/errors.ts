@@ -38,6 +38,16 @@ export function sendError(ctx: Context & { state: RequestState }, error: ApiErro
   ctx.body = JSON.stringify(errorBody(error, ctx.state, docsBaseUrl));
 }
 
+/** Driver codes of a database that cannot be reached right now (mysql2 / node sockets). */
+const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN']);
+
+/** The driver code when the error says the database cannot be reached, else null. */
+function databaseUnreachable(error: unknown): string | null {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' && DATABASE_UNREACHABLE.has(code) ? code : null;
+}
+
 /** Outermost error boundary: client mistakes become catalogue errors, anything else a bare 500. */
 export function errorMiddleware(docsBaseUrl: string) {
   return async (ctx: Context & { state: RequestState }, next: () => Promise<unknown>): Promise<void> => {
@@ -46,6 +56,13 @@ export function errorMiddleware(docsBaseUrl: string) {
     } catch (caught) {
       if (isApiError(caught)) {
         sendError(ctx, caught, docsBaseUrl);
+        return;
+      }
+      // A database outage is temporary: 503 service_unavailable, retried with the same key (spec 7.2).
+      const unreachable = databaseUnreachable(caught);
+      if (unreachable) {
+        ctx.state.logger.warn({ code: unreachable }, 'database unreachable');
+        sendError(ctx, new ApiError('service_unavailable', { retryAfterSeconds: 1 }), docsBaseUrl);
         return;
       }
       ctx.state.logger.error({ err: caught instanceof Error ? { type: caught.name, message: caught.message, stack: caught.stack } : String(caught) }, 'unhandled error');
