@@ -109,7 +109,15 @@ export function processFaultsSection(stack: ReliabilityStack): void {
 
       const started = Date.now();
       const workload = runWorkload(client, scenarios, COUNTS.chaosLanes, progress);
-      const events = await driveFaults(stack, faultPlan(random), progress, totalCreates, random);
+      let events: FaultEvent[];
+      try {
+        events = await driveFaults(stack, faultPlan(random), progress, totalCreates, random);
+      } catch (error) {
+        // A fault that could not be healed ends the run: no traffic may outlive this test.
+        progress.stopped = true;
+        await workload;
+        throw error;
+      }
       await workload;
       const runSeconds = (Date.now() - started) / 1000;
       await stack.ensureWorker();
@@ -122,6 +130,8 @@ export function processFaultsSection(stack: ReliabilityStack): void {
         + `${selfRestarts ? `; the worker exited by itself after ${selfRestarts} fault(s) and was started again` : ''}.`);
       sectionDone(PROCESS_FAULTS);
       expectClean(report);
+      // Outages are temporary, and say so: 503 service_unavailable, never 500 internal_error.
+      expect(report.retryReasons['500'] ?? 0).toBe(0);
     }, LONG_MODE ? 3_600_000 : 900_000);
   });
 }

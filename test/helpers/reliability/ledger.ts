@@ -191,6 +191,16 @@ async function readModelMismatch(dataSource: DataSource, client: Client, object:
   return null;
 }
 
+/** A mismatch that outlasts a few seconds: a projection may trail its workflow by one activity. */
+async function settledMismatch(compare: () => Promise<string | null>, attempts = 5): Promise<string | null> {
+  let mismatch = await compare();
+  for (let attempt = 1; mismatch !== null && attempt < attempts; attempt += 1) {
+    await sleep(1000);
+    mismatch = await compare();
+  }
+  return mismatch;
+}
+
 /** A workflow's result, waiting a little for one that is finishing (a RefundWorkflow that just reported). */
 async function finalResult<T>(client: Client, workflowId: string, timeoutMs = 30_000): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -232,7 +242,8 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
   const { dataSource, temporal } = options;
   const objects = ledger.objects;
   const problems = new ProblemSet();
-  for (const p of ledger.problems) problems.add(p.category, p.subject, p.detail);
+  // The client's own findings name no object; each counts once.
+  for (const p of ledger.problems) problems.add(p.category, `${p.subject}: ${p.detail}`, p.detail);
 
   const rows = await converge(dataSource, objects, options.convergeTimeoutMs ?? 180_000);
   const records = await allProviderRecords();
@@ -265,7 +276,7 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
         problems.add('wrong', subject, `provider says ${String(detail.status)}/${String(detail.decline_code ?? detail.failure_code ?? null)}, service shows ${row.status}/${row.failure_code}`);
       }
     }
-    const mismatch = await readModelMismatch(dataSource, temporal, object, paymentOf);
+    const mismatch = await settledMismatch(() => readModelMismatch(dataSource, temporal, object, paymentOf));
     if (mismatch) problems.add('wrong', subject, mismatch);
   }
 

@@ -234,13 +234,15 @@ export function mixedScenarios(random: () => number, creates: number): Scenario[
 export interface WorkloadProgress {
   startedCreates: number;
   finishedScenarios: number;
+  /** Set to stop the lanes from taking further scenarios (a failed run winding down). */
+  stopped?: boolean;
 }
 
 /** Runs the scenarios on `lanes` concurrent clients; `progress` is updated as they go. */
 export async function runWorkload(client: MerchantClient, scenarios: Scenario[], lanes: number, progress: WorkloadProgress): Promise<void> {
   const queue = [...scenarios];
   const lane = async () => {
-    for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
+    for (let scenario = queue.shift(); scenario && !progress.stopped; scenario = queue.shift()) {
       progress.startedCreates += createsIn(scenario);
       await runScenario(client, scenario);
       progress.finishedScenarios += 1;
