@@ -137,6 +137,33 @@ function onlyGroupFilters(filters: PayoutFilters): boolean {
     && filters.amountGte === undefined && filters.amountLte === undefined;
 }
 
+/**
+ * The index a page's `seq` query should read, when the filters allow one that is ordered by `seq`
+ * right after its equalities. MariaDB otherwise reads a (merchant, mode[, status]) ref from the
+ * index's start instead of the seq range at the cursor: 3 s instead of 30 ms for a deep page at a
+ * million rows (bench/REPORT.md). Ignored by SQLite.
+ */
+function pagingIndex(filters: PayoutFilters): string | null {
+  if (!hasStructuredFilters(filters)) return 'idx_payouts_scope';
+  const onlyOneStatus = filters.statuses.length === 1 && !filters.currencies.length && !filters.brands.length && onlyGroupFilters(filters);
+  return onlyOneStatus ? 'idx_payouts_scope_status' : null;
+}
+
+/** The index that holds every filtered column, when one does: the count never reads a row. */
+function countingIndex(filters: PayoutFilters): string | null {
+  const kinds = [
+    filters.statuses.length ? 'idx_payouts_scope_status' : null,
+    filters.brands.length ? 'brand' : null,
+    filters.last4 !== undefined ? 'idx_payouts_scope_last4' : null,
+    filters.currencies.length ? 'idx_payouts_scope_amount' : null,
+    filters.createdGte !== undefined || filters.createdLt !== undefined ? 'idx_payouts_scope_created' : null,
+    filters.amountGte !== undefined || filters.amountLte !== undefined ? (filters.currencies.length ? 'idx_payouts_scope_amount' : 'idx_payouts_scope_amount_range') : null,
+  ].filter((k): k is string => k !== null);
+  const distinct = [...new Set(kinds)];
+  if (!distinct.length) return 'idx_payouts_scope';
+  return distinct.length === 1 && distinct[0] !== 'brand' ? distinct[0]! : null;
+}
+
 function applyFilters(qb: SelectQueryBuilder<PayoutRow>, scope: Scope, filters: PayoutFilters): void {
   qb.where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
   if (filters.statuses.length) qb.andWhere('p.status IN (:...statuses)', { statuses: filters.statuses });
@@ -203,32 +230,39 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
   const structured = hasStructuredFilters(query.filters);
 
   let totalCount: number;
-  let rows: PayoutRow[];
+  let seqs: number[];
   const matches = search ? searchMatches(await findScopeId(dataSource, scope.merchantId, scope.livemode), scope, search, query.filters.currencies) : null;
   if (search && !matches) {
     return { data: [], hasMore: false, totalCount: 0 };
   } else if (matches && !structured) {
-    // Index-only: count the union, page over it, then read the page's rows by primary key.
+    // Index-only: count the union and page over it.
     const counted = await dataSource.createQueryBuilder().select('COUNT(*)', 'count').from(`(${matches.sql})`, 'm').setParameters(matches.params).getRawOne<{ count: string | number }>();
     totalCount = Number(counted?.count ?? 0);
     const page = dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params);
     if (cursorSeq !== null) page.where(`m.${cursorCondition}`, { cursor: cursorSeq });
-    const seqs = (await page.orderBy('m.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
-    const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));
-    rows = seqs.map((seq) => bySeq.get(seq)).filter((row): row is PayoutRow => row !== undefined);
+    seqs = (await page.orderBy('m.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
   } else {
-    const matching = repo.createQueryBuilder('p');
+    const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
     applyFilters(matching, scope, rest as PayoutFilters);
     if (matches) matching.andWhere(`p.seq IN (SELECT m.seq FROM (${matches.sql}) m)`, matches.params);
-    if (matches || !onlyGroupFilters(query.filters)) totalCount = await matching.clone().getCount();
-    else if (structured) totalCount = await groupedPayoutCount(dataSource, scope.merchantId, scope.livemode, query.filters);
-    else totalCount = await scopePayoutCount(dataSource, scope.merchantId, scope.livemode);
-    // MariaDB reads a (merchant, mode) ref from the index's start rather than the seq range at the
-    // cursor; naming the index gives the range (3 s -> 30 ms at a million rows, bench/REPORT.md).
-    if (!structured && !matches) matching.useIndex('idx_payouts_scope');
+    if (matches || !onlyGroupFilters(query.filters)) {
+      const counting = matching.clone().select('COUNT(*)', 'count');
+      const index = countingIndex(query.filters);
+      if (index) counting.useIndex(index);
+      totalCount = Number((await counting.getRawOne<{ count: string | number }>())?.count ?? 0);
+    } else if (structured) {
+      totalCount = await groupedPayoutCount(dataSource, scope.merchantId, scope.livemode, query.filters);
+    } else {
+      totalCount = await scopePayoutCount(dataSource, scope.merchantId, scope.livemode);
+    }
+    const index = pagingIndex(query.filters);
+    if (index) matching.useIndex(index);
     if (cursorSeq !== null) matching.andWhere(`p.${cursorCondition}`, { cursor: cursorSeq });
-    rows = await matching.orderBy('p.seq', direction).limit(query.limit + 1).getMany();
+    seqs = (await matching.orderBy('p.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
   }
+  // The page's rows by primary key: the queries above only read `seq`, so they stay in an index.
+  const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));
+  const rows = seqs.map((seq) => bySeq.get(seq)).filter((row): row is PayoutRow => row !== undefined);
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();
