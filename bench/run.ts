@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
-import { dropDatabase, freshDatabase, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
+import { dropDatabase, freshDatabase, running, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
 import { explainReadPaths, type Explained } from './lib/explain';
 import { loadAverage, machine } from './lib/machine';
 import { migrate } from '../src/db/migrate';
@@ -195,6 +195,14 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(BENCH_DIR, 'results'), { recursive: true });
   fs.writeFileSync(path.join(BENCH_DIR, 'results', `${label}.json`), JSON.stringify(record, null, 2));
   log(`report written to ${path.relative(PROJECT_ROOT, reportFile)}`);
+}
+
+// Ctrl-C or a CI timeout: stop every process this run started before leaving.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the environment`);
+    Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130));
+  });
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

@@ -61,7 +61,7 @@ function paymentBody(cardNumber: string, amount = 4999): string {
 
 /** Connections for a paced step: enough that a slow answer does not hold back the next request. */
 function connectionsFor(rate: number, expectedSeconds: number): number {
-  return Math.min(400, Math.max(16, Math.ceil(rate * expectedSeconds * 10)));
+  return Math.min(512, Math.max(32, Math.ceil(rate * expectedSeconds * 10)));
 }
 
 async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSeconds: number, base: Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'>,

@@ -88,13 +88,19 @@ async function waitForNamespace(address: string): Promise<void> {
   }
 }
 
+/** Stops of everything running, so an interrupted run (Ctrl-C) still tears down. */
+export const running = new Set<() => Promise<void>>();
+
 export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
   fs.mkdirSync(BENCH_LOG_DIR, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   const processes: BenchProcess[] = [];
   const stop = async () => {
+    running.delete(stop);
     for (const fn of stops.reverse()) await fn().catch(() => undefined);
+    stops.length = 0;
   };
+  running.add(stop);
   try {
     let temporalAddress = options.temporalAddress;
     if (temporalAddress === null) {

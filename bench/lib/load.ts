@@ -1,9 +1,12 @@
-// Load runs on autocannon: a fixed request rate (paced over many connections, so a slow answer does
-// not hold back the next request as long as connections remain; `saturated` says when the rate was
-// not reached) or saturation (a fixed number of connections sending back to back). Latencies are
-// autocannon's per-response times, 2xx only, without its coordinated-omission correction (which
-// adds synthetic samples at 1 ms intervals); percentiles are exact (nearest rank).
-// autocannon ships no types; the few options used here are declared below.
+// Load runs. Paced steps are open-loop: requests go out at exact intervals (1/rate) whatever the
+// answers do, over a keep-alive pool, and each latency is measured from the request's planned send
+// time, so a service (or pool) falling behind shows in the latency instead of lowering the rate
+// (no coordinated omission). autocannon's own pacing sends per-connection bursts once a second,
+// which is why it is only used for saturation: a fixed number of connections sending back to
+// back. Latencies are 2xx only; percentiles are exact (nearest rank).
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (options: Record<string, unknown>) => AutocannonInstance;
 
@@ -65,6 +68,8 @@ export interface LoadResult extends LatencyStats {
   statusCodes: Record<string, number>;
   /** A paced run that could not keep its rate (the service or the connections could not keep up). */
   saturated: boolean;
+  /** Stopped before every request was answered (3 x the duration + 30 s). */
+  cutOff: boolean;
   elapsedSeconds: number;
 }
 
@@ -76,18 +81,116 @@ export function latencyStats(values: number[]): LatencyStats {
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return spec.rate !== null ? runPaced(spec, spec.rate) : runSaturation(spec);
+}
+
+interface Outcome {
+  latencies: number[];
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  elapsedSeconds: number;
+  cutOff: boolean;
+}
+
+function result(spec: LoadSpec, o: Outcome, window: number): LoadResult {
+  const stats = latencyStats(o.latencies);
+  const ok = o.latencies.length;
+  const total = Object.values(o.statusCodes).reduce((a, b) => a + b, 0);
+  const throughput = ok / window;
+  return {
+    name: spec.name,
+    targetRate: spec.rate,
+    connections: spec.connections,
+    durationSeconds: spec.durationSeconds,
+    ...stats,
+    throughput,
+    ok,
+    non2xx: total - ok,
+    errors: o.errors,
+    timeouts: o.timeouts,
+    statusCodes: o.statusCodes,
+    saturated: spec.rate !== null && (o.cutOff || throughput < spec.rate * 0.9),
+    cutOff: o.cutOff,
+    elapsedSeconds: o.elapsedSeconds,
+  };
+}
+
+/** Open loop: rate x duration requests at exact intervals; waits for every answer (or the cut-off). */
+async function runPaced(spec: LoadSpec, rate: number): Promise<LoadResult> {
+  const url = new URL(spec.baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
+  const total = Math.max(1, Math.round(rate * spec.durationSeconds));
+  const intervalMs = 1000 / rate;
+  const o: Outcome = { latencies: [], statusCodes: {}, errors: 0, timeouts: 0, elapsedSeconds: 0, cutOff: false };
+  const timeoutMs = (spec.timeoutSeconds ?? 30) * 1000;
+  let pending = 0;
+  let lastAnswerAt = 0;
+  const start = performance.now();
+  let allDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => { allDone = resolve; });
+  let sent = 0;
+  const fire = (plannedAt: number) => {
+    const next = spec.next();
+    pending += 1;
+    const finish = () => {
+      pending -= 1;
+      lastAnswerAt = performance.now();
+      if (sent === total && pending === 0) allDone();
+    };
+    const req = http.request({
+      agent, host: url.hostname, port: url.port, method: next.method, path: next.path,
+      headers: { ...(next.headers ?? {}), ...(next.body !== undefined ? { 'Content-Length': Buffer.byteLength(next.body) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const latency = performance.now() - plannedAt;
+        const status = res.statusCode ?? 0;
+        o.statusCodes[status] = (o.statusCodes[status] ?? 0) + 1;
+        if (status >= 200 && status < 300) o.latencies.push(latency);
+        spec.onAnswer?.(status, Buffer.concat(chunks).toString('utf8'), Date.now());
+        finish();
+      });
+      res.on('error', () => { o.errors += 1; finish(); });
+    });
+    req.setTimeout(timeoutMs, () => { o.timeouts += 1; req.destroy(new Error('timeout')); });
+    req.on('error', () => { o.errors += 1; finish(); });
+    req.end(next.body);
+  };
+  // The pacer: fires every request whose planned time has come, then sleeps until the next one.
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * intervalMs <= now) {
+        fire(start + sent * intervalMs);
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * intervalMs - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  if (pending === 0) allDone();
+  const limit = setTimeout(() => { o.cutOff = true; allDone(); }, (spec.durationSeconds * 2 + 30) * 1000);
+  await done;
+  clearTimeout(limit);
+  agent.destroy();
+  o.elapsedSeconds = (performance.now() - start) / 1000;
+  // Achieved rate over the sending window plus the tail of the last answers.
+  return result(spec, o, Math.max(spec.durationSeconds, ((lastAnswerAt || performance.now()) - start) / 1000));
+}
+
+/** Closed loop: `connections` requests in flight at all times for the duration (autocannon). */
+async function runSaturation(spec: LoadSpec): Promise<LoadResult> {
   const latencies: number[] = [];
   const startedAt = Date.now();
-  // A paced step sends exactly rate x duration requests and waits for every answer, so slow answers
-  // at the end are measured too; a saturation step runs for its duration.
-  const amount = spec.rate !== null ? Math.max(1, Math.round(spec.rate * spec.durationSeconds)) : undefined;
   const instance = autocannon({
     url: spec.baseUrl,
     connections: spec.connections,
-    ...(amount !== undefined ? { amount } : { duration: spec.durationSeconds }),
+    duration: spec.durationSeconds,
     timeout: spec.timeoutSeconds ?? 30,
     pipelining: 1,
-    ...(spec.rate !== null ? { overallRate: spec.rate, ignoreCoordinatedOmission: true } : {}),
     requests: [{
       setupRequest: (request: Record<string, unknown>) => {
         const next = spec.next();
@@ -99,26 +202,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
   });
-  const result = await new Promise<AutocannonResult>((resolve, reject) => instance.then(resolve, reject));
-  const elapsed = Math.max((Date.now() - startedAt) / 1000, spec.durationSeconds);
-  const stats = latencyStats(latencies);
-  // Wall time includes draining the last answers: for a paced step subtract one median latency.
-  const window = spec.rate !== null ? Math.max(spec.durationSeconds, elapsed - stats.p50 / 1000) : elapsed;
-  const throughput = latencies.length / window;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
-  return {
-    name: spec.name,
-    targetRate: spec.rate,
-    connections: spec.connections,
-    durationSeconds: spec.durationSeconds,
-    ...stats,
-    throughput,
-    ok: latencies.length,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
-    saturated: spec.rate !== null && throughput < spec.rate * 0.9,
-    elapsedSeconds: elapsed,
-  };
+  const finished = await new Promise<AutocannonResult>((resolve, reject) => instance.then(resolve, reject));
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  const statusCodes = Object.fromEntries(Object.entries(finished.statusCodeStats).map(([code, s]) => [code, s.count]));
+  return result(spec, { latencies, statusCodes, errors: finished.errors, timeouts: finished.timeouts, elapsedSeconds, cutOff: false }, Math.max(spec.durationSeconds, elapsedSeconds));
 }

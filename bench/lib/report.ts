@@ -30,7 +30,8 @@ function stepTable(steps: StepResult[]): string[] {
   ];
   for (const s of steps) {
     const codes = Object.entries(s.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${n}x${c}`).join(' ');
-    lines.push(`| ${s.scenario} | ${s.name}${s.saturated ? ' (could not keep the rate)' : ''} | ${rate(s.targetRate)} | ${s.throughput.toFixed(1)} | ${s.ok} | ${s.non2xx}${codes ? ` (${codes})` : ''} | ${s.errors} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} |`);
+    const flag = s.cutOff ? ' (cut off: could not keep the rate)' : s.saturated ? ' (could not keep the rate)' : '';
+    lines.push(`| ${s.scenario} | ${s.name}${flag} | ${rate(s.targetRate)} | ${s.throughput.toFixed(1)} | ${s.ok} | ${s.non2xx}${codes ? ` (${codes})` : ''} | ${s.errors} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} |`);
   }
   return lines;
 }

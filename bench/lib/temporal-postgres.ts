@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../src/temporal/search-attributes';
+import { running } from './env';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, managed, type BenchProcess } from './processes';
 
 export const SERVER_VERSION = 'v1.29.1';
@@ -177,19 +178,22 @@ export async function startPostgresTemporal(log: (line: string) => void): Promis
     await proc.stop();
     throw error;
   }
+  const stop = async () => {
+    running.delete(stop);
+    await proc.stop();
+    for (const database of Object.values(DATABASES)) {
+      try {
+        sqlTool(tool, database, ['drop-database', '--force']);
+      } catch {
+        // left for the next run, which drops it first
+      }
+    }
+  };
+  running.add(stop);
   return {
     address,
     description: `Temporal server ${SERVER_VERSION} (go install), PostgreSQL ${PG.host}:${PG.port} persistence and visibility, 4 history shards`,
     process: proc,
-    async stop() {
-      await proc.stop();
-      for (const database of Object.values(DATABASES)) {
-        try {
-          sqlTool(tool, database, ['drop-database', '--force']);
-        } catch {
-          // left for the next run, which drops it first
-        }
-      }
-    },
+    stop,
   };
 }
