@@ -11,7 +11,10 @@
 //   --no-postgres        skip the PostgreSQL-backed Temporal server (full mode runs it by default)
 //   --settle-ms=N        sandbox settlement delay (default 0: creates answer SUCCEEDED at once)
 //   --workers=N          payments worker processes (default 1)
+//   --hold               start the environment and keep it up for manual probing (Ctrl-C stops it)
+//   --temporal-store=file  the dev server keeps its SQLite store in a file (default: in memory)
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
+//   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
@@ -73,11 +76,15 @@ async function main(): Promise<void> {
   // Overrides for exploring one scenario (e.g. a slow query at a lower rate).
   if (flags.has('payout-rate')) plan.payoutQueries.rates = [Number(flags.get('payout-rate'))];
   if (flags.has('payout-seconds')) plan.payoutQueries.durationSeconds = Number(flags.get('payout-seconds'));
+  // Create and baseline (a) share rates and durations, so their steps compare one to one.
+  if (flags.has('create-rates')) plan.create.rates = plan.baseline.rates = flags.get('create-rates')!.split(',').map(Number);
+  if (flags.has('create-seconds')) plan.create.durationSeconds = plan.baseline.durationSeconds = plan.create.saturationSeconds = plan.baseline.saturationSeconds = Number(flags.get('create-seconds'));
   const only = flags.get('only')?.split(',');
   const wants = (name: string) => !only || only.includes(name);
   const label = flags.get('label') ?? plan.mode;
   const settleMs = Number(flags.get('settle-ms') ?? 0);
   const workers = Number(flags.get('workers') ?? 1);
+  const devServerStore = flags.get('temporal-store') === 'file' ? 'file' : 'memory';
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/payments_bench${full ? '' : '_short'}`;
   if (!new URL(databaseUrl).pathname.startsWith('/payments_bench')) throw new Error('the bench database name must start with payments_bench');
 
@@ -123,9 +130,13 @@ async function main(): Promise<void> {
   };
 
   log('starting the environment (SQLite dev server)');
-  let env = await startEnv({ databaseUrl, temporalAddress: null, settleMs, workers });
+  let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers });
+  if (flags.has('hold')) {
+    log(`environment up (API ${env.apiUrl}, baseline ${env.baselineUrl}, Temporal ${env.temporalAddress}); Ctrl-C stops it`);
+    await new Promise(() => undefined);
+  }
   try {
-    servers.sqlite = { description: 'Temporal CLI v1.5.1 `server start-dev` (server 1.29.1, SQLite file store, one connection)', steps: await runScenarios(env, 'sqlite') };
+    servers.sqlite = { description: `Temporal CLI v1.5.1 \`server start-dev\` (server 1.29.1, SQLite ${devServerStore === 'file' ? 'file' : 'in-memory'} store, one connection)`, steps: await runScenarios(env, 'sqlite') };
   } finally {
     await env.stop();
   }
@@ -190,6 +201,7 @@ async function main(): Promise<void> {
     explain,
     notes,
   };
+  if (interrupted) return;
   const reportFile = path.join(BENCH_DIR, full ? 'REPORT.md' : 'REPORT.short.md');
   writeReport(reportFile, record, path.join(BENCH_DIR, 'NOTES.md'));
   fs.mkdirSync(path.join(BENCH_DIR, 'results'), { recursive: true });
@@ -197,9 +209,11 @@ async function main(): Promise<void> {
   log(`report written to ${path.relative(PROJECT_ROOT, reportFile)}`);
 }
 
-// Ctrl-C or a CI timeout: stop every process this run started before leaving.
+// Ctrl-C or a CI timeout: stop every process this run started before leaving (and write no report).
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    interrupted = true;
     log(`${signal}: stopping the environment`);
     Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130));
   });

@@ -27,6 +27,8 @@ export interface EnvOptions {
   databaseUrl: string;
   /** Temporal frontend to use; null starts the SQLite dev server. */
   temporalAddress: string | null;
+  /** The dev server's SQLite store: in memory (as the tests run it) or a file (as `npm start` does). */
+  devServerStore?: 'memory' | 'file';
   settleMs: number;
   workers: number;
   /** Extra settings for the worker processes (tuning experiments). */
@@ -104,12 +106,13 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
   try {
     let temporalAddress = options.temporalAddress;
     if (temporalAddress === null) {
-      const dbFile = path.join(BENCH_DATA_DIR, 'temporal.sqlite');
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      const dbFile = options.devServerStore === 'file' ? path.join(BENCH_DATA_DIR, 'temporal.sqlite') : null;
+      if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      fs.rmSync(path.join(BENCH_LOG_DIR, 'temporal.log'), { force: true });
       const server: DevServer = await startDevServer({ port: PORTS.temporalSqlite, uiPort: null, dbFile, logFile: path.join(BENCH_LOG_DIR, 'temporal.log') });
       stops.push(async () => {
         await server.stop();
-        for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+        if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
       });
       temporalAddress = server.address;
     }
