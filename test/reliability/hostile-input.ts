@@ -116,6 +116,15 @@ async function claims(stack: ReliabilityStack, merchantId: string): Promise<Set<
   return new Set(rows.map((r) => `${r.mode} ${r.operation} ${r.idempotency_key}`));
 }
 
+/** Of these ids, the FAILED Shape B payments (a declined Shape B create answers 402 and keeps its Payment). */
+async function declinedShapeBPayments(stack: ReliabilityStack, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows: Array<{ id: string }> = await stack.api.deps.dataSource.query(
+    `SELECT id FROM payments WHERE status = 'FAILED' AND api_version = '2024-06-01' AND id IN (${ids.map(() => '?').join(',')})`, ids,
+  );
+  return rows.map((r) => r.id);
+}
+
 async function refundIdsOf(stack: ReliabilityStack, paymentId: string): Promise<string[]> {
   const rows: Array<{ id: string }> = await stack.api.deps.dataSource.query('SELECT id FROM refunds WHERE payment_id = ? ORDER BY seq', [paymentId]);
   return rows.map((r) => r.id);
@@ -164,6 +173,8 @@ export function hostileInputSection(stack: ReliabilityStack): void {
       const claimsBefore = await claims(stack, fuzzed.merchantId);
       const createdIds = new Set<string>();
       let shapeBRefunds = 0;
+      // A Shape B decline answers 402 card_declined, and the declined Payment exists (CONTRACT 1).
+      let shapeBDeclines = 0;
       const expectedClaims = new Set<string>();
       const stats = new Map<string, EndpointStats>();
       const statuses: Record<string, number> = {};
@@ -200,6 +211,7 @@ export function hostileInputSection(stack: ReliabilityStack): void {
           expectedClaims.add(claim);
         } else if (code && AFTER_CLAIM.has(code)) {
           expectedClaims.add(claim);
+          if (code === 'card_declined') shapeBDeclines += 1;
         }
       };
       // Cases go out FUZZ_BATCH at a time: the API process answers them concurrently, as it would its clients.
@@ -213,8 +225,11 @@ export function hostileInputSection(stack: ReliabilityStack): void {
       const shapeBRefundIds = await refundIdsOf(stack, ids.shapeBPaymentId);
       const expectedObjects = new Set([...objectsBefore, ...createdIds, ...shapeBRefundIds.slice(0, shapeBRefunds)]);
       const allowedClaims = new Set([...claimsBefore, ...expectedClaims]);
+      const unnamed = difference(objectsAfter, expectedObjects);
+      const declined = await declinedShapeBPayments(stack, unnamed);
       const stateProblems = [
-        ...difference(objectsAfter, expectedObjects).map((id) => `object ${id} exists though no 2xx named it`),
+        ...(declined.length > shapeBDeclines ? [`${declined.length} declined Shape B payments for ${shapeBDeclines} card_declined answers`] : []),
+        ...unnamed.filter((id) => !declined.includes(id)).map((id) => `object ${id} exists though no 2xx named it`),
         ...difference(expectedObjects, objectsAfter).map((id) => `object ${id} was answered 2xx but does not exist`),
         ...difference(claimsAfter, allowedClaims).map((claim) => `idempotency record left by a request rejected before the idempotency step: ${claim}`),
       ];

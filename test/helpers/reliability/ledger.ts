@@ -191,6 +191,16 @@ async function readModelMismatch(dataSource: DataSource, client: Client, object:
   return null;
 }
 
+/**
+ * Whether a workflow that should have ended by now still runs: a Payment's ends when it FAILED or
+ * EXPIRED (a SUCCEEDED one stays open for its refund window), a Payout's when it is final.
+ * (RefundWorkflows are held to their result in readModelMismatch.)
+ */
+async function stillRunning(client: Client, object: TrackedObject, status: string): Promise<boolean> {
+  const shouldEnd = (object.kind === 'payment' && status !== 'SUCCEEDED') || object.kind === 'payout';
+  return shouldEnd && (await finalResult(client, object.id)) === null;
+}
+
 /** A mismatch that outlasts a few seconds: a projection may trail its workflow by one activity. */
 async function settledMismatch(compare: () => Promise<string | null>, attempts = 5): Promise<string | null> {
   let mismatch = await compare();
@@ -278,6 +288,7 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
     }
     const mismatch = await settledMismatch(() => readModelMismatch(dataSource, temporal, object, paymentOf));
     if (mismatch) problems.add('wrong', subject, mismatch);
+    if (await stillRunning(temporal, object, row.status)) problems.add('wrong', subject, `its workflow is still running, though the ${object.kind} is ${row.status}`);
   }
 
   await checkReplays(objects, options.baseUrl, problems);

@@ -67,6 +67,15 @@ export class PrivateMariaDb {
     return cmdline.includes(`--datadir=${this.options.dataDir}`) ? pid : null;
   }
 
+  /**
+   * A new, empty datadir: a raw scan of the server's files (redo and undo logs included) then sees
+   * only what this run wrote. Stops a server an aborted run left on it first.
+   */
+  async recreate(): Promise<void> {
+    await this.stop();
+    this.install();
+  }
+
   async start(): Promise<void> {
     if (this.runningPid() !== null) return this.waitUntilReady();
     if (!this.installed()) this.install();

@@ -142,7 +142,8 @@ export class ReliabilityStack {
     });
     // The database, Temporal and the sandbox come up side by side; workers and APIs need all three.
     await Promise.all([
-      this.mariadb.start()
+      this.mariadb.recreate()
+        .then(() => this.mariadb.start())
         .then(() => this.mariadb.recreateDatabase(new URL(RELIABILITY.databaseUrl).pathname.slice(1)))
         .then(() => migrate(RELIABILITY.databaseUrl)),
       this.startTemporal(),
