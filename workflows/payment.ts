@@ -86,15 +86,19 @@ const store = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
-// The projection as a local activity: it runs inside the workflow task that changed the Payment,
-// so a create answers after 2 workflow tasks and 1 activity instead of 3 and 2 (bench/REPORT.md).
-// It is a short, version-guarded upsert: safe to repeat when a task is retried.
+// Runs recorded between these two patches projected through a local activity, which ran inside
+// the workflow task that changed the Payment. That task's changes can still be discarded (a
+// speculative task for an update that the server drops, a task that fails), while the local
+// activity has already written them: the read model then showed refunds that never happened.
+// A regular activity is scheduled only by a persisted task, so it can only project real state.
 const localStore = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
-/** Histories recorded before the local projection replay with the activity. */
 const LOCAL_PROJECTION_PATCH = 'local-projection';
+const ACTIVITY_PROJECTION_PATCH = 'activity-projection';
+/** New runs project by activity; histories of the local-projection period replay as recorded. */
+const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LOCAL_PROJECTION_PATCH) ? store : localStore);
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 /** Statuses that complete a Payment for its Shape B `callback_url`. */
@@ -390,7 +394,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       await condition(() => (created && (payment.version > projectedVersion || outbox.length > 0)) || stopProjector);
       if (created && payment.version > projectedVersion) {
         const snapshot = payment;
-        await (patched(LOCAL_PROJECTION_PATCH) ? localStore : store).recordPayment(snapshot);
+        await projectionStore().recordPayment(snapshot);
         projectedVersion = snapshot.version;
       } else if (created && outbox.length > 0) {
         // Published after the projection, so a merchant reacting to the event reads this state.
