@@ -158,16 +158,17 @@ export interface Scope {
 }
 
 /**
- * The Payment and its Refunds are read in one transaction: the projection writes them together, so
- * a snapshot never pairs a new refund status with an old balance.
+ * One statement (the Payment joined to its refunds): one round trip, and the row and its refunds
+ * come from one consistent read, so a new refund status never pairs with an old balance (the
+ * projection writes them in one transaction).
  */
 export async function findPayment(dataSource: DataSource, scope: Scope, id: string): Promise<PaymentView | null> {
-  return dataSource.transaction(async (manager) => {
-    const row = await manager.getRepository(Payment).findOneBy({ id, merchant_id: scope.merchantId, livemode: scope.livemode });
-    if (!row) return null;
-    const refunds = await manager.getRepository(Refund).find({ where: { payment_id: id }, order: { seq: 'ASC' } });
-    return rowToPayment(row, refunds);
-  });
+  const row: (PaymentRow & { refunds?: RefundRow[] }) | null = await dataSource.getRepository(Payment).createQueryBuilder('p')
+    .leftJoinAndMapMany('p.refunds', Refund.options.name, 'r', 'r.payment_id = p.id')
+    .where('p.id = :id AND p.merchant_id = :merchantId AND p.livemode = :livemode', { id, merchantId: scope.merchantId, livemode: scope.livemode })
+    .orderBy('r.seq', 'ASC')
+    .getOne();
+  return row ? rowToPayment(row, row.refunds ?? []) : null;
 }
 
 export async function findPaymentByHostedToken(dataSource: DataSource, token: string): Promise<PaymentView | null> {
