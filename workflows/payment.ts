@@ -97,6 +97,8 @@ const localStore = proxyLocalActivities<PaymentActivities>({
 });
 const LOCAL_PROJECTION_PATCH = 'local-projection';
 const ACTIVITY_PROJECTION_PATCH = 'activity-projection';
+/** Runs before this patch answered a create only after the projector had written it. */
+const API_PROJECTS_CREATE_PATCH = 'api-projects-create';
 /** New runs project by activity; histories of the local-projection period replay as recorded. */
 const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LOCAL_PROJECTION_PATCH) ? store : localStore);
 
@@ -261,7 +263,9 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         change({ status: 'REQUIRES_ACTION' });
       }
       created = true;
-      await projected();
+      // The API projects the Payment this update returns (state the server has persisted by then),
+      // so a create answers without waiting for the projector's activity and workflow task.
+      if (!patched(API_PROJECTS_CREATE_PATCH)) await projected();
       return { ok: true, payment };
     });
   });

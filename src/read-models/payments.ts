@@ -5,7 +5,7 @@ import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
 import type { IntegrationType, NextActionReason, PaymentStatus, PaymentStatusFilter, PaymentView, RefundView } from '../domain/payment';
 import type { RefundStatus } from '../domain/refunds';
-import { upsertVersioned } from './versioned-upsert';
+import { retryingDeadlocks, upsertVersioned } from './versioned-upsert';
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -146,10 +146,10 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
 
 /** One transaction: the Payment row and its Refund rows move together. */
 export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView): Promise<void> {
-  await dataSource.transaction(async (manager) => {
+  await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
     await upsertVersioned(manager, Payment, paymentToRow(view));
     for (const refund of view.refunds) await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
-  });
+  }));
 }
 
 export interface Scope {

@@ -24,3 +24,25 @@ export async function upsertVersioned<T extends ObjectLiteral & { id: string; ve
     }
   }
 }
+
+/**
+ * Two writers of one new row (the API projecting a create's answer, the workflow's projector)
+ * can meet on InnoDB's gap locks; the server then rolls one back as a deadlock victim. Its write
+ * is versioned, so running the whole transaction again is safe.
+ */
+export async function retryingDeadlocks<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10));
+    }
+  }
+}
+
+function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  const code = e.driverError?.code ?? e.code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'SQLITE_BUSY';
+}

@@ -7,7 +7,7 @@ import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
 import { randomBase62 } from '../domain/ids';
 import { emptyTransitions, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
-import { findPayment } from '../read-models/payments';
+import { findPayment, recordPaymentProjection } from '../read-models/payments';
 import { searchAttributesFor } from '../temporal/search-attributes';
 import type { CreateOutcome, PaymentSettings, PaymentWorkflowInput } from '../../workflows/payment';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
@@ -142,6 +142,10 @@ export class PaymentService {
     }
     this.deps.metrics.workflowOutcomes.inc({ workflow: 'PaymentWorkflow', status: outcome.ok ? outcome.payment.status : outcome.reason });
     if (!outcome.ok) throw providerError(outcome);
+    // Read-your-writes without waiting for the workflow's projector: the update's answer is
+    // persisted workflow state, and the versioned upsert lets the projector's own write of this
+    // or a later version land in any order.
+    await recordPaymentProjection(this.deps.dataSource, outcome.payment);
     return outcome.payment;
   }
 }
