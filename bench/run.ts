@@ -15,11 +15,14 @@
 //   --temporal-store=file  the dev server keeps its SQLite store in a file (default: in memory)
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
 //   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
+//   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
+//   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
 import { dropDatabase, freshDatabase, running, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
 import { explainReadPaths, type Explained } from './lib/explain';
+import { ensureBufferPool } from './lib/buffer-pool';
 import { loadAverage, machine } from './lib/machine';
 import { migrate } from '../src/db/migrate';
 import { writeReport, type RunRecord } from './lib/report';
@@ -99,6 +102,9 @@ async function main(): Promise<void> {
 
   const webhookUrl = 'http://127.0.0.1:13359/webhooks';
   const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
+  const bufferPoolGib = Number(flags.get('buffer-pool-gib') ?? 4);
+  const bufferPool = bufferPoolGib > 0 ? await ensureBufferPool(databaseUrl, bufferPoolGib, log) : null;
+  running.add(async () => { await bufferPool?.restore(); });
 
   const runScenarios = async (env: BenchEnv, which: 'sqlite' | 'postgres'): Promise<s.StepResult[]> => {
     const ctx: s.Context = { env, seeded, plan, databaseUrl, log };
@@ -130,7 +136,11 @@ async function main(): Promise<void> {
   };
 
   log('starting the environment (SQLite dev server)');
-  let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers });
+  // Eager activity execution: a workflow task that schedules an activity on its own task queue gets
+  // the activity back in the same round trip. Both servers run with it (a production setting).
+  const devServerConfig = (flags.get('dev-server-config') ?? 'system.enableActivityEagerExecution=true').split(',').filter(Boolean);
+  const devServerArgs = devServerConfig.flatMap((value) => ['--dynamic-config-value', value]);
+  let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers, devServerArgs });
   if (flags.has('hold')) {
     log(`environment up (API ${env.apiUrl}, baseline ${env.baselineUrl}, Temporal ${env.temporalAddress}); Ctrl-C stops it`);
     await new Promise(() => undefined);
@@ -169,6 +179,7 @@ async function main(): Promise<void> {
     }
   }
 
+  await bufferPool?.restore();
   if (!flags.has('keep-db')) await dropDatabase(databaseUrl);
 
   const record: RunRecord = {
@@ -182,10 +193,11 @@ async function main(): Promise<void> {
     configuration: {
       'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limit raised to 1,000,000/s per key',
       'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
+      'Temporal dynamic config': `dev server: ${devServerConfig.join(', ') || 'defaults'}; PostgreSQL-backed server: bench/lib/temporal-postgres.ts (eager activity execution on as well)`,
       'baseline (a)': 'bench/baseline: BaselineWorkflow (one update running one no-op activity, same activity options as the synchronous path) on its own task queue, its own worker process with the same worker options; a bare HTTP front doing one Update-with-Start per POST',
       'baseline (b)': 'the sandbox acquirer alone: POST /v1/authorizations (card 4242...)',
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,
-      'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process`,
+      'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process, InnoDB buffer pool ${bufferPool ? `${(bufferPool.size / 1024 ** 3).toFixed(2)} GiB during the run (bench/lib/buffer-pool.ts)` : 'as the server has it'}`,
       'load generator': 'autocannon 9 in the harness process (same machine), requests built per request (unique Idempotency-Key, keys rotated over the seeded merchants)',
       'webhooks': 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
       'durations': JSON.stringify({ warmupSeconds: plan.warmupSeconds, create: plan.create, getById: plan.getById, payoutQueries: plan.payoutQueries }),

@@ -31,6 +31,8 @@ export interface EnvOptions {
   devServerStore?: 'memory' | 'file';
   settleMs: number;
   workers: number;
+  /** Extra `temporal server start-dev` arguments (e.g. dynamic config values). */
+  devServerArgs?: string[];
   /** Extra settings for the worker processes (tuning experiments). */
   workerEnv?: Record<string, string>;
   apiEnv?: Record<string, string>;
@@ -109,7 +111,7 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
       const dbFile = options.devServerStore === 'file' ? path.join(BENCH_DATA_DIR, 'temporal.sqlite') : null;
       if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
       fs.rmSync(path.join(BENCH_LOG_DIR, 'temporal.log'), { force: true });
-      const server: DevServer = await startDevServer({ port: PORTS.temporalSqlite, uiPort: null, dbFile, logFile: path.join(BENCH_LOG_DIR, 'temporal.log') });
+      const server: DevServer = await startDevServer({ port: PORTS.temporalSqlite, uiPort: null, dbFile, logFile: path.join(BENCH_LOG_DIR, 'temporal.log'), extraArgs: options.devServerArgs });
       stops.push(async () => {
         await server.stop();
         if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });

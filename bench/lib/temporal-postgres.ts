@@ -114,6 +114,8 @@ const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
   - value: true
 frontend.enableExecuteMultiOperation:
   - value: true
+system.enableActivityEagerExecution:
+  - value: true
 `;
 
 function cli(args: string[]): void {
