@@ -19,6 +19,11 @@ export class TokenBuckets {
 
   constructor(private readonly settings: RateLimitSettings, private readonly maxKeys = 100_000) {}
 
+  /** Whether `key` has a bucket (it took a token recently). */
+  knows(key: string): boolean {
+    return this.buckets.has(key);
+  }
+
   take(key: string, nowMs: number): RateDecision {
     const { ratePerSecond, burst } = this.settings;
     const bucket = this.buckets.get(key) ?? { tokens: burst, updatedMs: nowMs };

@@ -35,3 +35,17 @@ it('unauthenticated requests are refused before they can use anyone\'s capacity'
   const res = await call(api, 'GET', '/v1/payments', { key: 'svc_test_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
   expect(res.status).toBe(401);
 });
+
+it('an unknown key is always 401, never 429: only keys that authenticated get a bucket', async () => {
+  const statuses = [];
+  for (let i = 0; i < 8; i += 1) statuses.push((await call(api, 'GET', '/v1/payments', { key: 'svc_test_sk_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' })).status);
+  expect(statuses).toEqual(Array(8).fill(401));
+});
+
+it('a revoked key is refused with 401 once its bucket lets a request through', async () => {
+  const merchant = await createMerchant(api);
+  const { key } = await adminOps(api).createKey({ merchantId: merchant.merchantId, mode: 'test' });
+  expect((await call(api, 'GET', '/v1/payments', { key })).status).toBe(200);
+  await adminOps(api).revokeKey(key);
+  expect((await call(api, 'GET', '/v1/payments', { key })).status).toBe(401);
+});

@@ -32,4 +32,13 @@ describe('TokenBuckets', () => {
     buckets.take('a', 0); buckets.take('b', 0); buckets.take('c', 0);
     expect(buckets.take('a', 0).allowed).toBe(true); // forgotten, so full again
   });
+
+  it('knows a key once it took a token, and forgets it with the bucket', () => {
+    const buckets = new TokenBuckets({ ratePerSecond: 1, burst: 1 }, 1);
+    expect(buckets.knows('a')).toBe(false);
+    buckets.take('a', 0);
+    expect(buckets.knows('a')).toBe(true);
+    buckets.take('b', 0);
+    expect(buckets.knows('a')).toBe(false);
+  });
 });
