@@ -39,6 +39,8 @@ export function decodedText(value: unknown): string {
   });
 }
 
+const INT64_FIELD = /(Id|Bytes|[vV]ersion|Count|attempt)$/;
+
 /**
  * The whole event history of a workflow as text, with payloads decoded: the history's JSON form
  * carries payload `data` (and metadata) base64-encoded.
@@ -50,6 +52,9 @@ export async function historyText(client: Client, workflowId: string): Promise<s
     if ((key === 'data' || key === 'encoding' || key === 'type') && typeof member === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(member)) {
       return Buffer.from(member, 'base64').toString('utf8');
     }
+    // Temporal's own 64-bit counters (event and task ids, history size, versions) arrive as digit
+    // strings; as numbers they cannot pass for a quoted CVC (a history of 7,373 bytes once did).
+    if (INT64_FIELD.test(key) && typeof member === 'string' && /^\d+$/.test(member)) return Number(member);
     return member;
   });
 }
