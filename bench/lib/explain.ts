@@ -4,7 +4,7 @@
 import querystring from 'node:querystring';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { dataSourceOptions } from '../../src/db/data-source';
-import { parsePayoutSearch } from '../../src/domain/payout-search';
+import { payoutListQuery } from '../../src/api/routes/payouts';
 import { validateQuery } from '../../src/api/validation';
 import { listPayoutsQuerySchema } from '../../src/api/schemas/payouts';
 import { findPayment } from '../../src/read-models/payments';
@@ -60,24 +60,8 @@ export async function explainReadPaths(databaseUrl: string, payment: { id: strin
     results.push({ label: 'GET /v1/payments/{id} (findPayment)', queries: await explainAll(dataSource, recorder) });
     for (const q of payoutQueries) {
       const query = validateQuery(listPayoutsQuerySchema, querystring.parse(q.query));
-      const currencies = query.currency ?? [];
       recorder.queries = [];
-      await listPayouts(dataSource, { merchantId: payoutMerchantId, livemode: false }, {
-        limit: query.limit,
-        startingAfter: query.starting_after,
-        endingBefore: query.ending_before,
-        filters: {
-          statuses: query.status ?? [],
-          currencies,
-          brands: query.card_brand ?? [],
-          last4: query.card_last4,
-          createdGte: query['created[gte]'],
-          createdLt: query['created[lt]'],
-          amountGte: query['amount[gte]'],
-          amountLte: query['amount[lte]'],
-          search: query.search === undefined ? undefined : parsePayoutSearch(query.search, currencies),
-        },
-      });
+      await listPayouts(dataSource, { merchantId: payoutMerchantId, livemode: false }, payoutListQuery(query));
       results.push({ label: `GET /v1/payouts ${q.label}: ?${decodeURIComponent(q.query)}`, queries: await explainAll(dataSource, recorder) });
     }
     return results;

@@ -4,7 +4,7 @@ import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { normalizeCurrency } from '../../domain/money';
 import { parsePayoutSearch } from '../../domain/payout-search';
-import { findPayout, listPayouts } from '../../read-models/payouts';
+import { findPayout, listPayouts, type PayoutListQuery } from '../../read-models/payouts';
 import { canonicalIp, destinationDigest, PayoutService } from '../../services/payouts';
 import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
 import { authenticate } from '../middleware/authenticate';
@@ -15,6 +15,27 @@ import { respondIdempotently } from '../respond';
 import { createPayoutSchema, listPayoutsQuerySchema, type ListPayoutsQuery } from '../schemas/payouts';
 import { serializePayout } from '../serializers/payout';
 import { readJsonBody, validateBody, validateQuery } from '../validation';
+
+/** The read model's list query for a validated `GET /v1/payouts` query string. */
+export function payoutListQuery(query: ListPayoutsQuery): PayoutListQuery {
+  const currencies = query.currency ?? [];
+  return {
+    limit: query.limit,
+    startingAfter: query.starting_after,
+    endingBefore: query.ending_before,
+    filters: {
+      statuses: query.status ?? [],
+      currencies,
+      brands: query.card_brand ?? [],
+      last4: query.card_last4,
+      createdGte: query['created[gte]'],
+      createdLt: query['created[lt]'],
+      amountGte: query['amount[gte]'],
+      amountLte: query['amount[lte]'],
+      search: query.search === undefined ? undefined : parsePayoutSearch(query.search, currencies),
+    },
+  };
+}
 
 export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
   const service = new PayoutService(deps);
@@ -53,23 +74,7 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
   router.get('listPayouts', '/v1/payouts', auth, resolveVersion('A'), async (ctx) => {
     const query = validateQuery(listPayoutsQuerySchema, ctx.query);
     assertCombinable(query);
-    const currencies = query.currency ?? [];
-    const result = await listPayouts(deps.dataSource, scopeOf(ctx), {
-      limit: query.limit,
-      startingAfter: query.starting_after,
-      endingBefore: query.ending_before,
-      filters: {
-        statuses: query.status ?? [],
-        currencies,
-        brands: query.card_brand ?? [],
-        last4: query.card_last4,
-        createdGte: query['created[gte]'],
-        createdLt: query['created[lt]'],
-        amountGte: query['amount[gte]'],
-        amountLte: query['amount[lte]'],
-        search: query.search === undefined ? undefined : parsePayoutSearch(query.search, currencies),
-      },
-    });
+    const result = await listPayouts(deps.dataSource, scopeOf(ctx), payoutListQuery(query));
     if ('cursorNotFound' in result) {
       throw new ApiError('invalid_search_criteria', { param: result.cursorNotFound, message: `\`${result.cursorNotFound}\` is not a Payout of this account.` });
     }
