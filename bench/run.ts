@@ -16,6 +16,7 @@
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
 //   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
+//   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
 
   const webhookUrl = 'http://127.0.0.1:13359/webhooks';
   const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
+  if (flags.has('no-webhooks')) await withDb(databaseUrl, (db) => db.query('UPDATE merchants SET webhook_url = NULL'));
   const bufferPoolGib = Number(flags.get('buffer-pool-gib') ?? 4);
   const bufferPool = bufferPoolGib > 0 ? await ensureBufferPool(databaseUrl, bufferPoolGib, log) : null;
   running.add(async () => { await bufferPool?.restore(); });
@@ -199,7 +201,7 @@ async function main(): Promise<void> {
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,
       'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process, InnoDB buffer pool ${bufferPool ? `${(bufferPool.size / 1024 ** 3).toFixed(2)} GiB during the run (bench/lib/buffer-pool.ts)` : 'as the server has it'}`,
       'load generator': 'autocannon 9 in the harness process (same machine), requests built per request (unique Idempotency-Key, keys rotated over the seeded merchants)',
-      'webhooks': 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
+      'webhooks': flags.has('no-webhooks') ? 'none: the merchants have no webhook URL (--no-webhooks)' : 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
       'durations': JSON.stringify({ warmupSeconds: plan.warmupSeconds, create: plan.create, getById: plan.getById, payoutQueries: plan.payoutQueries }),
     },
     seeding: {
