@@ -300,7 +300,8 @@ describe('payments', () => {
     });
     expect(dump).not.toContain('4000000000003220');
     expect(dump).not.toContain('5555555555554444');
-    expect(dump).not.toContain('987');
+    // As a value of its own: a random id may hold the digits 987 (pay_a8a6a9bb987f... once did).
+    expect(dump).not.toMatch(/\b987\b/);
     expect(dump).not.toMatch(/cvc|number/i);
   });
 
