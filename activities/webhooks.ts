@@ -2,7 +2,7 @@
 // signed POST per attempt with its record. Delivery never reports back to the object's workflow.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
-import { isDuplicateKeyError } from '../src/api/idempotency';
+import { isDuplicateKeyError } from '../src/db/errors';
 import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
 import { serializePaymentB } from '../src/api/serializers/payment-b';
 import type { PaymentView, RefundView } from '../src/domain/payment';

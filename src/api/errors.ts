@@ -1,6 +1,7 @@
 // The one error mapper: every failure leaves the API through here, as the Shape A envelope
 // (spec 7.1) or the Shape B envelope (spec 7.4, CONTRACT 2).
 import type { Context } from 'koa';
+import { databaseUnreachable } from '../db/errors';
 import { ApiError, isApiError } from '../domain/errors';
 import type { RequestState } from './context';
 
@@ -36,16 +37,6 @@ export function sendError(ctx: Context & { state: RequestState }, error: ApiErro
   ctx.type = 'application/json';
   if (error.retryAfterSeconds !== null) ctx.set('Retry-After', String(error.retryAfterSeconds));
   ctx.body = JSON.stringify(errorBody(error, ctx.state, docsBaseUrl));
-}
-
-/** Driver codes of a database that cannot be reached right now (mysql2 / node sockets). */
-const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN']);
-
-/** The driver code when the error says the database cannot be reached, else null. */
-function databaseUnreachable(error: unknown): string | null {
-  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  const code = e?.driverError?.code ?? e?.code;
-  return typeof code === 'string' && DATABASE_UNREACHABLE.has(code) ? code : null;
 }
 
 /** Outermost error boundary: client mistakes become catalogue errors, anything else a bare 500. */

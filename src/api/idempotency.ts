@@ -4,6 +4,7 @@
 // the same workflow and never creates a second object. Only 2xx answers are saved and replayed.
 import type { DataSource } from 'typeorm';
 import { IdempotencyRecord, type IdempotencyRecordRow } from '../db/entities';
+import { isDuplicateKeyError } from '../db/errors';
 import { ApiError } from '../domain/errors';
 import { newId, type IdKind } from '../domain/ids';
 
@@ -113,10 +114,4 @@ export class IdempotencyStore {
     const result = await this.repo.createQueryBuilder().delete().where('expires_at <= :now', { now: nowSeconds }).execute();
     return result.affected ?? 0;
   }
-}
-
-export function isDuplicateKeyError(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  const code = e.driverError?.code ?? e.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -15,7 +15,7 @@
 // transaction that inserts the payout row, so an unfiltered list's total_count is one row read.
 // Its id is the compact scope key of the suffix rows.
 import type { DataSource, EntityManager } from 'typeorm';
-import { isDuplicateKeyError } from '../api/idempotency';
+import { isDuplicateKeyError } from '../db/errors';
 
 export const SUFFIX_CHARS = 12;
 const FIELD_SEPARATOR = '\n';

@@ -6,7 +6,7 @@ import type { FailureCode } from '../domain/failure-codes';
 import type { PayoutStatus, PayoutView } from '../domain/payout';
 import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payout-search';
 import type { Scope } from './payments';
-import { isDuplicateKeyError } from '../api/idempotency';
+import { isDuplicateKeyError } from '../db/errors';
 import { findScopeId, groupedPayoutCount, indexNewPayout, isMysql, regroupPayout, scopePayoutCount, suffixRange } from './payout-search-index';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {

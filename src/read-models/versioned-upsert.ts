@@ -1,7 +1,7 @@
 // Projections are written with a version guard: an older snapshot never overwrites a newer one, so
 // retried or reordered activities cannot move a row backwards. Portable across MySQL and SQLite.
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { isDuplicateKeyError } from '../api/idempotency';
+import { isDeadlock, isDuplicateKeyError } from '../db/errors';
 
 export async function upsertVersioned<T extends ObjectLiteral & { id: string; version: number }>(
   manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>,
@@ -39,10 +39,4 @@ export async function retryingDeadlocks<T>(fn: () => Promise<T>, attempts = 5): 
       await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10));
     }
   }
-}
-
-function isDeadlock(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  const code = e.driverError?.code ?? e.code;
-  return code === 'ER_LOCK_DEADLOCK' || code === 'SQLITE_BUSY';
 }
