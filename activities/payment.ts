@@ -2,9 +2,10 @@
 // Provider idempotency keys are derived from object ids, so a retried activity cannot act twice.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { PaymentView } from '../src/domain/payment';
-import type { AuthorizationResult, LookupResult, RefundResult } from '../src/provider/types';
+import { isDefiniteAuthorization, type AuthorizationResult, type LookupResult, type RefundResult } from '../src/provider/types';
 import { recordPaymentProjection } from '../src/read-models/payments';
 import { providerFor, type ActivityDeps } from './deps';
+import { publishEvents, type PendingEvent } from './webhooks';
 
 export interface AuthorizeCardInput {
   paymentId: string;
@@ -17,6 +18,22 @@ export interface AuthorizeCardInput {
   expYear: number;
   returnUrl: string;
   notifyUrl: string;
+  /**
+   * Leave the card in the vault after a definite answer. A local activity can run again if its
+   * workflow task is lost, and it must then find the card to replay the same provider call; the
+   * workflow shreds the card with its next change record, once the answer is in history.
+   */
+  keepCard?: boolean;
+}
+
+/** Everything that follows a persisted change of a Payment, in one activity (one round trip). */
+export interface PaymentChange {
+  /** The Payment to project, or null when only events or a shredding are due. */
+  payment: PaymentView | null;
+  /** Events the projection shows, published after it (the outbox). */
+  events: PendingEvent[];
+  /** Cards whose definite authorization answers are now in history. */
+  shredCardTokens: string[];
 }
 
 export interface SubmitRefundInput {
@@ -42,7 +59,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         notifyUrl: input.notifyUrl,
       });
       // A definite answer ends the card's life in the vault: the CVC and the PAN are not needed again.
-      if (result.kind !== 'rate_limited' && result.kind !== 'unavailable' && result.kind !== 'unverifiable') {
+      if (!input.keepCard && isDefiniteAuthorization(result)) {
         await deps.vault.shred(input.cardToken);
       }
       return result;
@@ -68,6 +85,12 @@ export function createPaymentActivities(deps: ActivityDeps) {
 
     async recordPayment(payment: PaymentView): Promise<void> {
       await recordPaymentProjection(deps.dataSource, payment);
+    },
+
+    async recordChange(change: PaymentChange): Promise<void> {
+      for (const token of change.shredCardTokens) await deps.vault.shred(token);
+      if (change.payment) await recordPaymentProjection(deps.dataSource, change.payment);
+      await publishEvents(deps, change.events);
     },
 
     async shredCard(token: string): Promise<void> {

@@ -45,23 +45,28 @@ function snapshot(subject: EventSubject): Record<string, unknown> {
   }
 }
 
+/** Records events (idempotent by id) and starts a delivery workflow for each. */
+export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await deps.dataSource.getRepository(Event).insert({
+        id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
+        object_id: event.objectId, payload: eventBody(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt,
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    // A callback repeats a status change its webhook event already counted.
+    if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
+    await startDelivery(deps, event.id, event.id);
+  }
+}
+
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
     /** Records events (idempotent by id) and starts a delivery workflow for each. */
     async publishEvents(events: PendingEvent[]): Promise<void> {
-      for (const event of events) {
-        try {
-          await deps.dataSource.getRepository(Event).insert({
-            id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
-            object_id: event.objectId, payload: eventBody(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt,
-          });
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-        }
-        // A callback repeats a status change its webhook event already counted.
-        if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
-        await startDelivery(deps, event.id, event.id);
-      }
+      await publishEvents(deps, events);
     },
 
     async deliverEvent(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {

@@ -14,7 +14,7 @@ import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
 import { canTransition, emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../src/domain/payment';
 import { amountRefundable, amountRefunded, checkRefund } from '../src/domain/refunds';
-import type { AuthorizationResult, ProviderCardSummary } from '../src/provider/types';
+import { isDefiniteAuthorization, type AuthorizationResult, type ProviderCardSummary } from '../src/provider/types';
 import { ObjectStatusKey, searchAttributesFor } from '../src/temporal/search-attributes';
 import { RefundWorkflow, type RefundProgress } from './refund';
 
@@ -78,6 +78,14 @@ const SYNC_OPTIONS = {
 } as const;
 
 const provider = proxyActivities<PaymentActivities>(SYNC_OPTIONS);
+/**
+ * The authorization of a create runs as a local activity: inside the workflow task that answers the
+ * update, so a create costs one workflow task instead of two and an activity task. If that task is
+ * lost, the authorization runs again with the same provider idempotency key and gets the same
+ * answer; that is why it leaves the card in the vault until its answer is in history.
+ */
+const localProvider = proxyLocalActivities<PaymentActivities>(SYNC_OPTIONS);
+const LOCAL_AUTHORIZATION_PATCH = 'local-authorization';
 const events = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
@@ -101,6 +109,13 @@ const ACTIVITY_PROJECTION_PATCH = 'activity-projection';
 const API_PROJECTS_CREATE_PATCH = 'api-projects-create';
 /** New runs project by activity; histories of the local-projection period replay as recorded. */
 const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LOCAL_PROJECTION_PATCH) ? store : localStore);
+/**
+ * Runs before this patch projected, published events and shredded the card in separate activities
+ * (each its own activity task and workflow task); now one `recordChange` activity does all three.
+ */
+const ONE_CHANGE_RECORD_PATCH = 'one-change-record';
+/** Runs before this patch could let two handlers that started together both pass `exclusive`. */
+const ONE_HANDLER_AT_A_TIME_PATCH = 'one-handler-at-a-time';
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 /** Statuses that complete a Payment for its Shape B `callback_url`. */
@@ -117,6 +132,8 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let busy = false;
   let projectedVersion = created ? payment.version : -1;
   let stopProjector = false;
+  /** Cards kept in the vault by the local authorization, shredded with the next change record. */
+  let cardsToShred: string[] = [];
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -168,7 +185,13 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    await condition(() => !busy);
+    if (patched(ONE_HANDLER_AT_A_TIME_PATCH)) {
+      // Handlers that start in one activation all wake from the same wait on `busy`, so taking
+      // the lock must be a check and a set with no await between them.
+      while (busy) await condition(() => !busy);
+    } else {
+      await condition(() => !busy);
+    }
     busy = true;
     try {
       return await fn();
@@ -213,8 +236,9 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       return { ok: true, payment };
     }
     let result: AuthorizationResult;
+    const local = patched(LOCAL_AUTHORIZATION_PATCH);
     try {
-      result = await provider.authorizeCard({
+      result = await (local ? localProvider : provider).authorizeCard({
         paymentId: payment.id,
         livemode: payment.livemode,
         cardToken: token,
@@ -225,6 +249,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         expYear: payment.card?.exp_year ?? 0,
         returnUrl: settings.authenticationReturnUrl,
         notifyUrl: settings.notifyUrl,
+        ...(local ? { keepCard: true } : {}),
       });
     } catch {
       return { ok: false, reason: 'unavailable', retryAfterSeconds: null };
@@ -233,6 +258,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       return { ok: false, reason: result.kind, retryAfterSeconds: result.retryAfterSeconds };
     }
     if (result.kind === 'unverifiable') return { ok: false, reason: 'unverifiable', retryAfterSeconds: null };
+    if (local && isDefiniteAuthorization(result)) cardsToShred.push(token);
     applyAuthorization(result);
     return { ok: true, payment };
   }
@@ -395,8 +421,19 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   // The projector: the one place that writes the read model, always the latest version.
   const projector = (async () => {
     for (;;) {
-      await condition(() => (created && (payment.version > projectedVersion || outbox.length > 0)) || stopProjector);
-      if (created && payment.version > projectedVersion) {
+      const projectionDue = () => payment.version > projectedVersion;
+      const due = () => created && (projectionDue() || outbox.length > 0 || cardsToShred.length > 0);
+      await condition(() => due() || stopProjector);
+      if (due() && patched(ONE_CHANGE_RECORD_PATCH)) {
+        // Events go out after the projection that shows them, in the same activity (an outbox).
+        const snapshot = payment;
+        const batch = outbox;
+        const shredCardTokens = cardsToShred;
+        outbox = [];
+        cardsToShred = [];
+        await store.recordChange({ payment: projectionDue() ? snapshot : null, events: batch, shredCardTokens });
+        projectedVersion = Math.max(projectedVersion, snapshot.version);
+      } else if (created && projectionDue()) {
         const snapshot = payment;
         await projectionStore().recordPayment(snapshot);
         projectedVersion = snapshot.version;
@@ -405,6 +442,8 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         const batch = outbox;
         outbox = [];
         await events.publishEvents(batch);
+      } else if (created && cardsToShred.length > 0) {
+        await store.shredCard(cardsToShred.shift()!);
       } else if (stopProjector) {
         return;
       }
@@ -463,7 +502,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     await condition(() => closed() || workflowInfo().continueAsNewSuggested, Math.max(windowEndsMs - Date.now(), 1000));
     if (closed()) return finish();
     if (workflowInfo().continueAsNewSuggested) {
-      await condition(() => !busy && projectedVersion >= payment.version && allHandlersFinished());
+      await condition(() => !busy && projectedVersion >= payment.version && outbox.length === 0 && cardsToShred.length === 0 && allHandlersFinished());
       await continueAsNew<typeof PaymentWorkflow>({ ...input, payment, cardToken: null, carried: { created, providerId, settleAt } });
     }
   }

@@ -19,7 +19,9 @@ export function spawnTs(name: string, entry: string, args: string[], env: Record
   fs.mkdirSync(BENCH_LOG_DIR, { recursive: true });
   const logFile = path.join(BENCH_LOG_DIR, `${name}.log`);
   const fd = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
+  // BENCH_CPU_PROFILE_DIR=dir: each process writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROFILE_DIR, name)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
     cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd],
   });
   fs.closeSync(fd);

@@ -34,6 +34,11 @@ export type AuthorizationResult =
   /** The provider is unavailable (503, connection refused); nothing was recorded. */
   | { kind: 'unavailable'; retryAfterSeconds: number | null };
 
+/** An answer that ends the card's use: the provider acted and said how (not "later", not "could not tell"). */
+export function isDefiniteAuthorization(result: AuthorizationResult): result is Extract<AuthorizationResult, { providerId: string }> {
+  return 'providerId' in result;
+}
+
 export interface RefundRequest {
   idempotencyKey: string; // `ref_x:refund`
   reference: string; // refund id

@@ -5,7 +5,7 @@ import { TEST_ENV } from './test-env';
 export const SANDBOX_URL = `http://127.0.0.1:${TEST_ENV.sandboxPort}`;
 
 export interface SandboxRecords {
-  authorizations: Array<{ idempotency_key: string; id: string; reference: string; status: string; amount: number; currency: string }>;
+  authorizations: Array<{ idempotency_key: string; id: string; reference: string; status: string; amount: number; currency: string; card_last4: string }>;
   refunds: unknown[];
   payouts: unknown[];
 }

@@ -70,8 +70,23 @@ export async function runningActivities(client: Client, workflowId: string): Pro
   }
 }
 
-/** The worker identities that completed workflow tasks of this workflow. */
+/**
+ * True while a worker runs the workflow's authorization: a started `authorizeCard` activity, or
+ * (since the authorization is a local activity) a workflow task a worker has started and not finished.
+ */
+export async function authorizationInFlight(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    const description = await client.workflow.getHandle(workflowId).describe();
+    const task = description.raw.pendingWorkflowTask;
+    return Number(task?.state) === 2 // PENDING_WORKFLOW_TASK_STATE_STARTED
+      || (await runningActivities(client, workflowId)).includes('authorizeCard');
+  } catch {
+    return false; // not started yet
+  }
+}
+
+/** The worker identities that took workflow tasks of this workflow (finished or not). */
 export async function workflowTaskWorkers(client: Client, workflowId: string): Promise<Set<string>> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return new Set((history.events ?? []).map((e) => e.workflowTaskCompletedEventAttributes?.identity ?? '').filter(Boolean));
+  return new Set((history.events ?? []).map((e) => e.workflowTaskStartedEventAttributes?.identity ?? '').filter(Boolean));
 }

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { FUTURE_YEAR, PAYMENT_ID, getPayment, waitForStatus } from '../helpers/payments';
-import { TEST_LOG_DIR } from '../helpers/processes';
+import { TEST_LOG_DIR, type ManagedProcess } from '../helpers/processes';
+import { startWorkerProcess } from '../helpers/temporal';
 import { SANDBOX_URL, follow, sandboxRecords, submitOutcome } from '../helpers/sandbox';
 
 const RETURN_URL = 'https://shop.example/return?order=42';
@@ -234,13 +235,19 @@ describe('POST /checkout/:token', () => {
     expect((await getPayment(api, merchant.testKey, payment.id)).json.card.last4).toBe('4242');
   });
 
-  it('two submissions at once authorize once', async () => {
+  it('submissions at once authorize once, and every card leaves the vault', async () => {
     const payment = await createHosted();
     const page = pagePath(payment);
-    const answers = await Promise.all([submitCard(api, page, card('4242424242424242')), submitCard(api, page, card('5555555555554444'))]);
+    // Several at once, so some reach the workflow in one workflow task: its handlers then start
+    // together and only one may authorize (the others' cards are shredded unused).
+    const cards = ['4242424242424242', '5555555555554444', '4000056655665556', '5200828282828210'];
+    const answers = await Promise.all(cards.map((number) => submitCard(api, page, card(number))));
     expect(answers.some((a) => a.status === 303)).toBe(true);
     await eventually(() => getPayment(api, merchant.testKey, payment.id), (r) => r.json.status !== 'REQUIRES_ACTION');
-    expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(1);
+    const authorizations = (await sandboxRecords(payment.id)).authorizations;
+    expect(authorizations).toHaveLength(1);
+    // The Payment shows the card the acquirer authorized, not a later submission's.
+    expect((await getPayment(api, merchant.testKey, payment.id)).json.card.last4).toBe(authorizations[0]!.card_last4);
     await eventually(() => vaultRows(merchant.merchantId), (n) => n === 0);
   });
 
@@ -361,4 +368,41 @@ describe('expiry', () => {
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(0);
     expect(await vaultRows(merchant.merchantId)).toBe(0);
   });
+});
+
+describe('submissions that reach the workflow in one workflow task', () => {
+  const QUEUE = 'hosted-page-together';
+  let together: RunningApi;
+  let worker: ManagedProcess;
+
+  beforeAll(async () => {
+    // Payments of this API run on a queue only this block's worker polls, so the worker can be
+    // away while submissions queue up.
+    together = await startTestApi({ taskQueue: QUEUE, paymentActionTtlSeconds: 120 });
+    worker = await startWorkerProcess(`hosted-together-${Date.now()}`, QUEUE);
+  }, 150_000);
+  afterAll(async () => {
+    await worker.stop();
+    await together.close();
+  });
+
+  it('only one authorizes; the Payment shows the card the acquirer authorized; every card leaves the vault', async () => {
+    const shop = await createMerchant(together, { name: 'Together Shop' });
+    const payment = await createHosted(together, {}, shop.testKey);
+    const page = pagePath(payment);
+    await worker.stop();
+    const cards = ['4242424242424242', '5555555555554444', '4000056655665556', '5200828282828210'];
+    const answers = Promise.all(cards.map((number) => submitCard(together, page, card(number))));
+    // Every submission has sealed its card and sent its update; none can start before the worker is back.
+    await eventually(() => vaultRows(shop.merchantId), (n) => n === cards.length);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    worker = await startWorkerProcess(`hosted-together-${Date.now()}`, QUEUE);
+
+    expect((await answers).map((a) => a.status).filter((s) => s !== 303 && s !== 409)).toEqual([]);
+    const authorizations = (await sandboxRecords(payment.id)).authorizations;
+    expect(authorizations).toHaveLength(1);
+    const shown = await eventually(() => getPayment(together, shop.testKey, payment.id), (r) => r.json.status !== 'REQUIRES_ACTION');
+    expect(shown.json.card.last4).toBe(authorizations[0]!.card_last4);
+    await eventually(() => vaultRows(shop.merchantId), (n) => n === 0);
+  }, 180_000);
 });

@@ -534,7 +534,7 @@ export class Acquirer {
         this.settleAuthorization(r);
         return {
           idempotency_key: r.idempotencyKey, id: r.id, reference: r.reference, status: r.status,
-          amount: r.amount, currency: r.currency,
+          amount: r.amount, currency: r.currency, card_last4: r.card.last4,
         };
       }),
       refunds: [...this.state.refunds.values()].filter(keep).map((r) => {
