@@ -178,10 +178,17 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
+  /** Handlers waiting for the read model to show their change (a refund's answer, say). */
+  let projectionWaiters = 0;
   /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
   async function projected(): Promise<void> {
     const target = payment.version;
-    await condition(() => projectedVersion >= target);
+    projectionWaiters += 1;
+    try {
+      await condition(() => projectedVersion >= target);
+    } finally {
+      projectionWaiters -= 1;
+    }
   }
 
   async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -426,10 +433,11 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       await condition(() => due() || stopProjector);
       if (due() && patched(ONE_CHANGE_RECORD_PATCH)) {
         // Events go out after the projection that shows them, in the same activity (an outbox).
+        // While a handler waits for the projection it goes alone, and the events follow.
         const snapshot = payment;
-        const batch = outbox;
+        const batch = projectionDue() && projectionWaiters > 0 ? [] : outbox;
         const shredCardTokens = cardsToShred;
-        outbox = [];
+        outbox = batch.length > 0 ? [] : outbox;
         cardsToShred = [];
         await store.recordChange({ payment: projectionDue() ? snapshot : null, events: batch, shredCardTokens });
         projectedVersion = Math.max(projectedVersion, snapshot.version);
