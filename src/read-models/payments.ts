@@ -145,9 +145,15 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
 }
 
 /** One transaction: the Payment row and its Refund rows move together. */
-export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView): Promise<void> {
+/** `likelyNew`: the Payment a create answers, which the projector has usually not written yet. */
+export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView, options: { likelyNew?: boolean } = {}): Promise<void> {
+  // Without refunds the Payment is one row, and each of its statements is atomic on its own.
+  if (view.refunds.length === 0) {
+    await retryingDeadlocks(() => upsertVersioned(dataSource.manager, Payment, paymentToRow(view), options));
+    return;
+  }
   await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
-    await upsertVersioned(manager, Payment, paymentToRow(view));
+    await upsertVersioned(manager, Payment, paymentToRow(view), options);
     for (const refund of view.refunds) await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
   }));
 }

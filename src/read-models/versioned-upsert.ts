@@ -4,9 +4,18 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isDeadlock, isDuplicateKeyError } from '../db/errors';
 
 export async function upsertVersioned<T extends ObjectLiteral & { id: string; version: number }>(
-  manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>,
+  manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>, options: { likelyNew?: boolean } = {},
 ): Promise<void> {
   const repo = manager.getRepository(target);
+  if (options.likelyNew) {
+    // A row that is almost always new (a create's answer) costs one statement instead of three.
+    try {
+      await repo.insert(row as never);
+      return;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // the other writer was first: the guarded update decides
+    }
+  }
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const updated = await repo.createQueryBuilder()
       .update()

@@ -145,7 +145,7 @@ export class PaymentService {
     // Read-your-writes without waiting for the workflow's projector: the update's answer is
     // persisted workflow state, and the versioned upsert lets the projector's own write of this
     // or a later version land in any order.
-    await recordPaymentProjection(this.deps.dataSource, outcome.payment);
+    await recordPaymentProjection(this.deps.dataSource, outcome.payment, { likelyNew: true });
     return outcome.payment;
   }
 }

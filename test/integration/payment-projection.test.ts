@@ -1,0 +1,64 @@
+// The Payment read model has two writers of a create (the API, from the update's answer, and the
+// workflow's projector) and may see retried or reordered writes: the highest version always wins.
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { openDataSource } from '../../src/db/data-source';
+import { emptyTransitions, type PaymentView, type RefundView } from '../../src/domain/payment';
+import { findPayment, recordPaymentProjection } from '../../src/read-models/payments';
+import { TEST_ENV } from '../helpers/test-env';
+
+let dataSource: DataSource;
+beforeAll(async () => { dataSource = await openDataSource(TEST_ENV.databaseUrl); });
+afterAll(async () => { await dataSource.destroy(); });
+
+const scope = { merchantId: 'mer_projection_test', livemode: false };
+
+function view(id: string, version: number, patch: Partial<PaymentView> = {}): PaymentView {
+  return {
+    id, merchant_id: scope.merchantId, livemode: false, amount: 4999, currency: 'USD', status: 'SUCCEEDED',
+    integration_type: 'DIRECT', merchant_reference: null, description: `version ${version}`,
+    card: { brand: 'VISA', last4: '4242', exp_month: 12, exp_year: 2030, cardholder_name: 'Ada', country: 'US' },
+    billing_details: null, failure_code: null, failure_message: null, amount_refunded: 0, amount_refundable: 4999, refunds: [],
+    status_transitions: { ...emptyTransitions(), succeeded_at: 100 }, next_action: null, refunded_at: null,
+    return_url: null, customer_ip_address: null, merchant_customer_id: null, metadata: null, customer: null, callback_url: null,
+    hosted_token: null, hosted_page_url: null, api_version: null, created_at: 99, updated_at: 100 + version, version,
+    ...patch,
+  };
+}
+
+const newId = () => `pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+
+it.each([
+  ['the API first, then the projector', [{ version: 1, likelyNew: true }, { version: 2, likelyNew: false }]],
+  ['the projector first, then the API', [{ version: 2, likelyNew: false }, { version: 1, likelyNew: true }]],
+  ['the same version twice', [{ version: 1, likelyNew: true }, { version: 1, likelyNew: false }]],
+  ['an old snapshot retried after a newer one', [{ version: 3, likelyNew: false }, { version: 1, likelyNew: false }, { version: 2, likelyNew: true }]],
+])('%s: the highest version stays', async (_name, writes) => {
+  const id = newId();
+  for (const write of writes) await recordPaymentProjection(dataSource, view(id, write.version), { likelyNew: write.likelyNew });
+  const highest = Math.max(...writes.map((w) => w.version));
+  expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: highest, description: `version ${highest}` });
+});
+
+it('writers racing on a new Payment leave one row at the highest version', async () => {
+  const id = newId();
+  await Promise.all([1, 2, 3, 4].map((version) => recordPaymentProjection(dataSource, view(id, version), { likelyNew: version % 2 === 1 })));
+  const rows: unknown[] = await dataSource.query('SELECT id FROM payments WHERE id = ?', [id]);
+  expect(rows).toHaveLength(1);
+  expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: 4 });
+});
+
+it('a Payment with refunds is written with its refunds, and an older snapshot moves neither', async () => {
+  const id = newId();
+  const refund: RefundView = {
+    id: `ref_${randomUUID().replace(/-/g, '').slice(0, 24)}`, payment_id: id, amount: 1000, currency: 'USD', merchant_reference: null,
+    reason: 'requested_by_customer', refund_type: 'PARTIAL', status: 'SUCCEEDED', failure_code: null, failure_message: null,
+    created_at: 101, updated_at: 102, completed_at: 102,
+  };
+  await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+  await recordPaymentProjection(dataSource, view(id, 3, { refunds: [refund], amount_refunded: 1000, amount_refundable: 3999 }));
+  await recordPaymentProjection(dataSource, view(id, 2, { refunds: [{ ...refund, status: 'PROCESSING', completed_at: null }] }));
+  const shown = await findPayment(dataSource, scope, id);
+  expect(shown).toMatchObject({ version: 3, amount_refunded: 1000, amount_refundable: 3999 });
+  expect(shown!.refunds).toMatchObject([{ id: refund.id, status: 'SUCCEEDED' }]);
+});
