@@ -44,13 +44,16 @@ export interface SubmitRefundInput {
   currency: string;
 }
 
+/** The provider-side key of a Payment's authorization: every attempt and every lookup use it. */
+const authorizationKey = (paymentId: string) => `${paymentId}:authorize`;
+
 export function createPaymentActivities(deps: ActivityDeps) {
   return {
     async authorizeCard(input: AuthorizeCardInput): Promise<AuthorizationResult> {
       const card = await deps.vault.reveal(input.cardToken);
       if (!card) throw ApplicationFailure.nonRetryable('card token not found in the vault', 'CardTokenMissing');
       const result = await providerFor(deps, input.livemode).authorize({
-        idempotencyKey: `${input.paymentId}:authorize`,
+        idempotencyKey: authorizationKey(input.paymentId),
         reference: input.paymentId,
         amount: input.amount,
         currency: input.currency,
@@ -63,6 +66,17 @@ export function createPaymentActivities(deps: ActivityDeps) {
         await deps.vault.shred(input.cardToken);
       }
       return result;
+    },
+
+    /**
+     * The provider's answer to this Payment's authorization, if the provider ever took one (a create
+     * answered 502, say). Retried until the provider can tell.
+     */
+    async findAuthorization(input: { paymentId: string; livemode: boolean }): Promise<AuthorizationResult | null> {
+      const found = await providerFor(deps, input.livemode).getAuthorizationByKey(authorizationKey(input.paymentId));
+      if (found.kind === 'not_found') return null;
+      if (found.kind === 'uncertain') throw ApplicationFailure.retryable('the provider could not tell', 'ProviderUncertain');
+      return found;
     },
 
     async getAuthorization(input: { providerId: string; livemode: boolean }): Promise<LookupResult<AuthorizationResult>> {

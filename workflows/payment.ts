@@ -114,6 +114,8 @@ const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LO
  * (each its own activity task and workflow task); now one `recordChange` activity does all three.
  */
 const ONE_CHANGE_RECORD_PATCH = 'one-change-record';
+/** Runs before this patch gave up on an unanswered create without asking the provider. */
+const LOOKUP_BEFORE_GIVING_UP_PATCH = 'lookup-before-giving-up';
 /** Runs before this patch could let two handlers that started together both pass `exclusive`. */
 const ONE_HANDLER_AT_A_TIME_PATCH = 'one-handler-at-a-time';
 
@@ -458,6 +460,22 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   })();
 
+  /**
+   * A create answered 502 (or whose workflow task was lost with its local authorization) may have
+   * reached the provider although nobody retried it. Before giving up, ask the provider under the
+   * Payment's key; an authorization it holds registers the Payment as if the create had been answered.
+   */
+  async function adoptUnansweredAuthorization(token: string): Promise<void> {
+    await exclusive(async () => {
+      if (created) return;
+      const found = await store.findAuthorization({ paymentId: payment.id, livemode: payment.livemode });
+      if (!found || !isDefiniteAuthorization(found)) return;
+      cardsToShred.push(token);
+      applyAuthorization(found);
+      created = true;
+    });
+  }
+
   async function finish(): Promise<PaymentView> {
     stopProjector = true;
     await projector;
@@ -470,6 +488,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     const wasCreated = await condition(() => created, settings.abandonAfterSeconds * 1000);
     if (!wasCreated) {
       await condition(() => !busy);
+      if (!created && cardToken && patched(LOOKUP_BEFORE_GIVING_UP_PATCH)) await adoptUnansweredAuthorization(cardToken);
       if (!created) {
         if (cardToken) await store.shredCard(cardToken);
         return finish();

@@ -57,6 +57,7 @@ export function measuredProvider(client: ProviderClient, metrics: WorkerMetrics)
   return {
     authorize: wrap('authorize', client.authorize.bind(client)),
     getAuthorization: wrap('get_authorization', client.getAuthorization.bind(client)),
+    getAuthorizationByKey: wrap('get_authorization', client.getAuthorizationByKey.bind(client)),
     refund: wrap('refund', client.refund.bind(client)),
     getRefund: wrap('get_refund', client.getRefund.bind(client)),
     payout: wrap('payout', client.payout.bind(client)),

@@ -264,6 +264,14 @@ export class HttpProviderClient implements ProviderClient {
     return result && result.providerId === providerId ? result : { kind: 'uncertain' };
   }
 
+  async getAuthorizationByKey(idempotencyKey: string): Promise<LookupResult<AuthorizationResult>> {
+    const exchange = await this.exchange('GET', `/v1/authorizations?idempotency_key=${encodeURIComponent(idempotencyKey)}`);
+    if (isNotFound(exchange)) return { kind: 'not_found' };
+    if (exchange.kind !== 'answer' || exchange.status !== 200 || !isObject(exchange.json)) return { kind: 'uncertain' };
+    if (exchange.json.idempotency_key !== idempotencyKey) return { kind: 'uncertain' };
+    return parseAuthorization(exchange.json) ?? { kind: 'uncertain' };
+  }
+
   async refund(req: RefundRequest): Promise<RefundResult> {
     const exchange = await this.exchange('POST', '/v1/refunds', {
       reference: req.reference,

@@ -76,6 +76,8 @@ export interface ProviderClient {
   authorize(req: AuthorizeRequest): Promise<AuthorizationResult>;
   /** Current state of an authorization (after 3DS, or while settling). Never re-authorizes. */
   getAuthorization(providerId: string): Promise<LookupResult<AuthorizationResult>>;
+  /** Looks an authorization up by the idempotency key it was submitted with; not_found means never received. */
+  getAuthorizationByKey(idempotencyKey: string): Promise<LookupResult<AuthorizationResult>>;
   refund(req: RefundRequest): Promise<RefundResult>;
   getRefund(providerId: string): Promise<LookupResult<RefundResult>>;
   payout(req: PayoutRequest): Promise<PayoutResult>;

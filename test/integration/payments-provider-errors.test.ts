@@ -3,7 +3,7 @@
 // registered, nothing is cached, and a same-key retry drives the same Payment id again.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
-import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
+import { createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { boundPaymentId, createDirectPayment, expectError, getPayment, paymentRowCount } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
@@ -122,3 +122,28 @@ describe('after the provider errors', () => {
     expect(res.json.status).toBe('PROCESSING');
   });
 });
+
+it('a create answered 502 after the provider acted, never retried: the workflow asks the provider and registers the Payment', async () => {
+  // The acquirer authorizes, then the connection drops before its answer: the create cannot tell.
+  await setSandboxFaults({ reset_after_next: 1, path_prefix: '/v1/authorizations', method: 'POST' });
+  const key = randomUUID();
+  const first = await createDirectPayment(api, merchant.testKey, {}, {}, key);
+  await clearSandboxFaults();
+  expectError(first, 502, 'processing_error');
+  const paymentId = (await boundPaymentId(api, key))!;
+  expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(1);
+  expectError(await getPayment(api, merchant.testKey, paymentId), 404, 'object_not_found', 'id');
+
+  // Nobody retries; after the abandonment delay the workflow looks the authorization up by its key.
+  const shown = await eventually(() => getPayment(api, merchant.testKey, paymentId), (res) => res.status === 200, (TEST_ENV.actionTtlSeconds + 30) * 1000, 500);
+  expect(['PROCESSING', 'SUCCEEDED']).toContain(shown.json.status);
+  expect(shown.json.card.last4).toBe('4242');
+  const vaulted = () => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${paymentId.slice(4)}`]) as Promise<unknown[]>;
+  await eventually(vaulted, (rows) => rows.length === 0);
+
+  // A late same-key retry answers that Payment; the provider still holds one authorization.
+  const retried = await createDirectPayment(api, merchant.testKey, {}, {}, key);
+  expect(retried.status).toBe(201);
+  expect(retried.json.id).toBe(paymentId);
+  expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(1);
+}, 120_000);

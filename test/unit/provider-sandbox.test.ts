@@ -172,6 +172,15 @@ async function requiresAction(number: string): Promise<{ req: AuthorizeRequest; 
 }
 
 describe('payments', () => {
+  it('an authorization can be looked up by its idempotency key; an unknown key is not_found', async () => {
+    const req = authRequest('4242424242424242');
+    const result = await client.authorize(req);
+    expect(result.kind).toBe('processing');
+    expect(await client.getAuthorizationByKey(req.idempotencyKey)).toMatchObject({ kind: 'processing', providerId: (result as { providerId: string }).providerId });
+    expect(await client.getAuthorizationByKey(`${req.idempotencyKey}-other`)).toEqual({ kind: 'not_found' });
+    expect((await fetch(`${sandbox.url}/v1/authorizations`)).status).toBe(400);
+  });
+
   it.each([
     ['4242424242424242', 'VISA'],
     ['5555555555554444', 'MASTERCARD'],

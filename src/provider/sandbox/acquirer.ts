@@ -296,6 +296,13 @@ export class Acquirer {
     return { status: 200, json: this.authorizationJson(record) };
   }
 
+  getAuthorizationByKey(idempotencyKey: string | undefined): Answer {
+    if (!idempotencyKey) return badRequest('idempotency_key');
+    const record = this.state.authorizations.get(idempotencyKey);
+    if (!record) return { status: 404, json: { error: 'not_found' } };
+    return { status: 200, json: { ...this.authorizationJson(record), idempotency_key: record.idempotencyKey } };
+  }
+
   private decline(record: AuthorizationRecord, code: FailureCode): void {
     record.status = 'declined';
     record.declineCode = code;

@@ -264,6 +264,7 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
     if (!body.ok) return write(ctx, body.answer);
     await send(ctx, () => acquirer.authorize(idempotencyKey(ctx), body.value, ctx.origin));
   });
+  router.get('/v1/authorizations', (ctx) => send(ctx, () => acquirer.getAuthorizationByKey(queryParam(ctx, 'idempotency_key'))));
   router.get('/v1/authorizations/:id', (ctx) => send(ctx, () => acquirer.getAuthorization(ctx.params.id)));
 
   router.post('/v1/refunds', async (ctx) => {
