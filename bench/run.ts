@@ -18,6 +18,7 @@
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
+// Environment: BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
