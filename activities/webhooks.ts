@@ -64,7 +64,7 @@ export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]):
 
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
-    /** Records events (idempotent by id) and starts a delivery workflow for each. */
+    /** Publication as an activity of its own: Payouts, and Payments recorded before `recordChange`. */
     async publishEvents(events: PendingEvent[]): Promise<void> {
       await publishEvents(deps, events);
     },
