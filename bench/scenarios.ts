@@ -189,9 +189,30 @@ export async function create3ds(ctx: Context): Promise<StepResult[]> {
   });
 }
 
+/**
+ * Waits until deliveries stop arriving at the receiver: a saturation step just before leaves
+ * thousands of events queued, and a lag step started then would measure that backlog.
+ */
+async function receiverQuiet(ctx: Context, quietMs = 3000, maxMs = 120_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let seen = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const count = (await receiverEvents(ctx)).length;
+    if (count !== seen) {
+      seen = count;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** A dedicated paced run for webhook lag: creates at a steady rate, every event waited for. */
 export async function webhookLagRun(ctx: Context): Promise<StepResult[]> {
   const answered = new Map<string, number>();
+  await receiverQuiet(ctx);
   await receiverReset(ctx);
   const plan = ctx.plan.webhook;
   const result: StepResult = {

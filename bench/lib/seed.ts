@@ -216,10 +216,17 @@ export async function seed(url: string, options: { merchants: number; payments: 
 export async function samplePayments(url: string, total: number, sample: number): Promise<Array<{ id: string; merchantId: string }>> {
   const db = await connect(url);
   try {
-    const seqs = new Set<number>();
-    while (seqs.size < Math.min(sample, total)) seqs.add(1 + Math.floor(Math.random() * total));
-    const [rows] = await db.query('SELECT id, merchant_id AS merchantId FROM payments WHERE seq IN (?)', [[...seqs]]);
-    return rows as Array<{ id: string; merchantId: string }>;
+    // Bulk inserts leave gaps in `seq`, so random positions are drawn until enough of them exist.
+    const [[{ maxSeq }]] = await db.query('SELECT MAX(seq) AS maxSeq FROM payments') as unknown as [[{ maxSeq: number }]];
+    const want = Math.min(sample, total);
+    const found = new Map<string, { id: string; merchantId: string }>();
+    for (let round = 0; found.size < want && round < 20; round += 1) {
+      const seqs = new Set<number>();
+      while (seqs.size < Math.min(2 * (want - found.size), maxSeq)) seqs.add(1 + Math.floor(Math.random() * maxSeq));
+      const [rows] = await db.query('SELECT id, merchant_id AS merchantId FROM payments WHERE seq IN (?)', [[...seqs]]);
+      for (const row of rows as Array<{ id: string; merchantId: string }>) if (found.size < want) found.set(row.id, row);
+    }
+    return [...found.values()];
   } finally {
     await db.end();
   }
