@@ -236,5 +236,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 main().then(() => process.exit(0), (error: unknown) => {
   console.error(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-  process.exit(1);
+  // Processes still up and the raised buffer pool are put back as on Ctrl-C.
+  void Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(1));
 });
