@@ -116,6 +116,8 @@ const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LO
 const ONE_CHANGE_RECORD_PATCH = 'one-change-record';
 /** Runs before this patch gave up on an unanswered create without asking the provider. */
 const LOOKUP_BEFORE_GIVING_UP_PATCH = 'lookup-before-giving-up';
+/** Runs before this patch stopped the projector before the last handlers finished (one could wait for ever). */
+const HANDLERS_BEFORE_LAST_PROJECTION_PATCH = 'handlers-before-last-projection';
 /** Runs before this patch could let two handlers that started together both pass `exclusive`. */
 const ONE_HANDLER_AT_A_TIME_PATCH = 'one-handler-at-a-time';
 
@@ -477,6 +479,14 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   async function finish(): Promise<PaymentView> {
+    if (patched(HANDLERS_BEFORE_LAST_PROJECTION_PATCH)) {
+      // A handler still running (a late provider notification, say) may change the Payment and
+      // wait for its projection, so the projector stops only after the handlers are done.
+      await condition(allHandlersFinished);
+      stopProjector = true;
+      await projector;
+      return payment;
+    }
     stopProjector = true;
     await projector;
     await condition(allHandlersFinished);
