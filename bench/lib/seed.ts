@@ -5,6 +5,7 @@
 import mysql from 'mysql2/promise';
 import { AdminOperations } from '../../src/admin/operations';
 import { openDataSource } from '../../src/db/data-source';
+import { addGramCounts, gramCounts } from '../../src/read-models/payout-search-index';
 import { SecretBox } from '../../src/vault/crypto';
 import { VAULT_KEY } from './env';
 
@@ -158,7 +159,7 @@ async function seedPayouts(db: mysql.Connection, merchant: SeededMerchant, count
  * same suffixes from `search_text`. The primary key is dropped while loading (appends only) and
  * built once at the end by InnoDB's sorted index build.
  */
-async function seedPayoutSearchIndex(db: mysql.Connection, merchantId: string, count: number): Promise<boolean> {
+async function seedPayoutSearchIndex(db: mysql.Connection, url: string, merchantId: string, count: number): Promise<boolean> {
   const [tables] = await db.query("SHOW TABLES LIKE 'payout_search_suffixes'");
   if (!(tables as unknown[]).length) return false;
   const [result] = await db.query('INSERT INTO payout_scopes (merchant_id, livemode, payout_count) VALUES (?, 0, ?)', [merchantId, count]);
@@ -179,7 +180,28 @@ async function seedPayoutSearchIndex(db: mysql.Connection, merchantId: string, c
       WHERE p.merchant_id = ? AND p.seq BETWEEN ? AND ? AND SUBSTRING(p.search_text, n.seq, 1) <> '\\n'`, [scopeId, merchantId, from, to]);
   });
   await db.query('ALTER TABLE payout_search_suffixes ADD PRIMARY KEY (scope_id, suffix, payout_seq, pos), ALGORITHM=INPLACE');
+  await seedPayoutSearchGrams(db, url, scopeId, merchantId);
   return true;
+}
+
+/** The scope's one- and two-character counts, computed by the projection's own code from every `search_text`. */
+async function seedPayoutSearchGrams(db: mysql.Connection, url: string, scopeId: number, merchantId: string): Promise<void> {
+  const [tables] = await db.query("SHOW TABLES LIKE 'payout_search_grams'");
+  if (!(tables as unknown[]).length) return;
+  const counts = new Map<string, number>();
+  for (let after = 0; ;) {
+    const [rows] = await db.query('SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND seq > ? ORDER BY seq LIMIT 50000', [merchantId, after]);
+    const batch = rows as Array<{ seq: number; search_text: string | Buffer }>;
+    if (!batch.length) break;
+    gramCounts(batch.map((row) => String(row.search_text)), counts);
+    after = Number(batch[batch.length - 1]!.seq);
+  }
+  const dataSource = await openDataSource(url);
+  try {
+    await addGramCounts(dataSource.manager, scopeId, counts);
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 export async function seed(url: string, options: { merchants: number; payments: number; payouts: number; webhookUrl: string }): Promise<Seeded> {
@@ -197,9 +219,9 @@ export async function seed(url: string, options: { merchants: number; payments: 
     await seedPayouts(db, payoutMerchant, options.payouts, nowSeconds);
     const payoutSeconds = seconds(start);
     start = Date.now();
-    const indexed = await seedPayoutSearchIndex(db, payoutMerchant.merchantId, options.payouts);
+    const indexed = await seedPayoutSearchIndex(db, url, payoutMerchant.merchantId, options.payouts);
     const indexSeconds = indexed ? seconds(start) : 0;
-    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes, payout_counts' : ''}`);
+    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes, payout_counts, payout_search_grams' : ''}`);
     return {
       merchants,
       payoutMerchant,

@@ -7,7 +7,7 @@ import type { PayoutStatus, PayoutView } from '../domain/payout';
 import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payout-search';
 import type { Scope } from './payments';
 import { isDuplicateKeyError } from '../db/errors';
-import { findScopeId, groupedPayoutCount, indexNewPayout, isMysql, regroupPayout, scopePayoutCount, suffixRange } from './payout-search-index';
+import { findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, isMysql, regroupPayout, scopePayoutCount, suffixRange } from './payout-search-index';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
   return {
@@ -129,6 +129,18 @@ export type PayoutListResult =
 /** Up to this many matches, a page sorts them all rather than walking the `seq` order. */
 const FEW_MATCHES = 100_000;
 
+/** Reading a payout row to test its text costs about this many index entries of a match list. */
+const ROW_READ_COST = 5;
+
+/**
+ * Whether a page of a search with `matches` matches among `scopeSize` payouts is found sooner by
+ * walking the newest payouts and testing each one's text (about pageSize * scopeSize / matches
+ * rows) than by collecting and sorting every match from the suffix index.
+ */
+export function walkFindsPageSooner(matches: number, scopeSize: number, pageSize: number): boolean {
+  return matches > 0 && (pageSize * scopeSize * ROW_READ_COST) / matches < matches;
+}
+
 /** Filters other than the scope and the search. */
 function hasStructuredFilters(filters: PayoutFilters): boolean {
   return filters.statuses.length > 0 || filters.currencies.length > 0 || filters.brands.length > 0 || !onlyGroupFilters(filters);
@@ -210,12 +222,22 @@ function searchMatches(scopeId: number | null, scope: Scope, search: PayoutSearc
   return branches.length ? { sql: branches.join(' UNION '), params } : null;
 }
 
+/** The page's `seq`s from a search's match list (searchMatches), past the cursor. */
+async function pageOfMatches(
+  dataSource: DataSource, matches: { sql: string; params: Record<string, unknown> }, cursor: { condition: string; seq: number } | null, direction: 'ASC' | 'DESC', limit: number,
+): Promise<number[]> {
+  const page = dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params);
+  if (cursor) page.where(`m.${cursor.condition}`, { cursor: cursor.seq });
+  return (await page.orderBy('m.seq', direction).limit(limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+}
+
 /**
  * Newest first by insertion sequence (a payout's row is written when its workflow starts), stable
  * across pages while payouts are created. `totalCount` counts every match, ignoring the cursor:
  * from `payout_scopes` without filters, from `payout_counts` with status/currency/brand filters,
- * else by counting the matches through an index. Pages are keyset range scans on `seq`, the
- * search goes through searchMatches.
+ * from `payout_search_grams` for a one- or two-character search alone, else by counting the
+ * matches through an index. Pages are keyset range scans on `seq`, the search goes through
+ * searchMatches.
  */
 export async function listPayouts(dataSource: DataSource, scope: Scope, query: PayoutListQuery): Promise<PayoutListResult> {
   const repo = dataSource.getRepository(Payout);
@@ -234,16 +256,28 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
 
   let totalCount: number;
   let seqs: number[];
-  const matches = search ? searchMatches(await findScopeId(dataSource, scope.merchantId, scope.livemode), scope, search, query.filters.currencies) : null;
+  const scopeId = search ? await findScopeId(dataSource, scope.merchantId, scope.livemode) : null;
+  const matches = search ? searchMatches(scopeId, scope, search, query.filters.currencies) : null;
   if (search && !matches) {
     return { data: [], hasMore: false, totalCount: 0 };
+  } else if (search && matches && !structured && scopeId !== null && isGramSearch(search.text)) {
+    // One or two characters (no other branch can match): the gram count, then a page from
+    // whichever reads less, the newest payouts' texts or the match list.
+    totalCount = await gramPayoutCount(dataSource, scopeId, search.text);
+    if (walkFindsPageSooner(totalCount, await scopePayoutCount(dataSource, scope.merchantId, scope.livemode), query.limit + 1)) {
+      const walk = repo.createQueryBuilder('p').select('p.seq', 'seq').useIndex('idx_payouts_scope');
+      applyFilters(walk, scope, rest as PayoutFilters);
+      walk.andWhere(`p.search_text LIKE :searchPattern ESCAPE '${LIKE_ESCAPE}'`, { searchPattern: search.textPattern });
+      if (cursorSeq !== null) walk.andWhere(`p.${cursorCondition}`, { cursor: cursorSeq });
+      seqs = (await walk.orderBy('p.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+    } else {
+      seqs = await pageOfMatches(dataSource, matches, cursorSeq === null ? null : { condition: cursorCondition, seq: cursorSeq }, direction, query.limit);
+    }
   } else if (matches && !structured) {
     // Index-only: count the union and page over it.
     const counted = await dataSource.createQueryBuilder().select('COUNT(*)', 'count').from(`(${matches.sql})`, 'm').setParameters(matches.params).getRawOne<{ count: string | number }>();
     totalCount = Number(counted?.count ?? 0);
-    const page = dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params);
-    if (cursorSeq !== null) page.where(`m.${cursorCondition}`, { cursor: cursorSeq });
-    seqs = (await page.orderBy('m.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+    seqs = await pageOfMatches(dataSource, matches, cursorSeq === null ? null : { condition: cursorCondition, seq: cursorSeq }, direction, query.limit);
   } else {
     const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
     applyFilters(matching, scope, rest as PayoutFilters);

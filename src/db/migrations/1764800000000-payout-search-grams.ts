@@ -1,0 +1,44 @@
+// Payout lists at a million rows, part three (issue 11, bench/REPORT.md): per-scope counts of the
+// payouts that contain each one- and two-character text, so that the total_count of a short
+// search is one row read (src/read-models/payout-search-index.ts), backfilled from existing rows.
+import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { addGramCounts, gramCounts } from '../../read-models/payout-search-index';
+
+const BATCH = 2000;
+
+export class PayoutSearchGrams1764800000000 implements MigrationInterface {
+  name = 'PayoutSearchGrams1764800000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const sqlite = queryRunner.connection.driver.options.type === 'better-sqlite3';
+    await queryRunner.createTable(new Table({
+      name: 'payout_search_grams',
+      columns: [
+        { name: 'scope_id', type: 'bigint', isPrimary: true },
+        // Up to two characters as UTF-8 bytes, compared as bytes like the suffixes.
+        { name: 'gram', type: sqlite ? 'blob' : 'varbinary', length: sqlite ? undefined : '8', isPrimary: true },
+        { name: 'payout_count', type: 'bigint' },
+      ],
+    }));
+
+    const scopes = (await queryRunner.query('SELECT id, merchant_id, livemode FROM payout_scopes')) as Array<{ id: number | string; merchant_id: string; livemode: unknown }>;
+    for (const scope of scopes) {
+      const counts = new Map<string, number>();
+      let after = 0;
+      for (;;) {
+        const rows = (await queryRunner.query(
+          `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${BATCH}`,
+          [scope.merchant_id, scope.livemode, after],
+        )) as Array<{ seq: number | string; search_text: string | Buffer | null }>;
+        if (!rows.length) break;
+        gramCounts(rows.flatMap((row) => (row.search_text === null ? [] : [String(row.search_text)])), counts);
+        after = Number(rows[rows.length - 1]!.seq);
+      }
+      await addGramCounts(queryRunner.manager, Number(scope.id), counts);
+    }
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('payout_search_grams');
+  }
+}
