@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payment';
+import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 import type { PendingEvent, WebhookActivities } from '../activities/webhooks';
 import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage, type FailureCode } from '../src/domain/failure-codes';
@@ -86,23 +87,14 @@ const provider = proxyActivities<PaymentActivities>(SYNC_OPTIONS);
  */
 const localProvider = proxyLocalActivities<PaymentActivities>(SYNC_OPTIONS);
 const LOCAL_AUTHORIZATION_PATCH = 'local-authorization';
-const events = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
-const store = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+const events = proxyActivities<WebhookActivities>(BACKGROUND_ACTIVITY_OPTIONS);
+const store = proxyActivities<PaymentActivities>(BACKGROUND_ACTIVITY_OPTIONS);
 // Runs recorded between these two patches projected through a local activity, which ran inside
 // the workflow task that changed the Payment. That task's changes can still be discarded (a
 // speculative task for an update that the server drops, a task that fails), while the local
 // activity has already written them: the read model then showed refunds that never happened.
 // A regular activity is scheduled only by a persisted task, so it can only project real state.
-const localStore = proxyLocalActivities<PaymentActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+const localStore = proxyLocalActivities<PaymentActivities>(BACKGROUND_ACTIVITY_OPTIONS);
 const LOCAL_PROJECTION_PATCH = 'local-projection';
 const ACTIVITY_PROJECTION_PATCH = 'activity-projection';
 /** Runs before this patch answered a create only after the projector had written it. */
@@ -439,9 +431,10 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         // Events go out after the projection that shows them, in the same activity (an outbox).
         // While a handler waits for the projection it goes alone, and the events follow.
         const snapshot = payment;
-        const batch = projectionDue() && projectionWaiters > 0 ? [] : outbox;
+        const eventsWait = projectionDue() && projectionWaiters > 0;
+        const batch = eventsWait ? [] : outbox;
+        if (!eventsWait) outbox = [];
         const shredCardTokens = cardsToShred;
-        outbox = batch.length > 0 ? [] : outbox;
         cardsToShred = [];
         await store.recordChange({ payment: projectionDue() ? snapshot : null, events: batch, shredCardTokens });
         projectedVersion = Math.max(projectedVersion, snapshot.version);

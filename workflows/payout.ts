@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../activities/payout';
 import type { PendingEvent, WebhookActivities } from '../activities/webhooks';
+import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
 import { failureMessage } from '../src/domain/failure-codes';
 import {
@@ -49,14 +50,8 @@ const lookup = proxyActivities<PayoutActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
-const events = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
-const store = proxyActivities<PayoutActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+const events = proxyActivities<WebhookActivities>(BACKGROUND_ACTIVITY_OPTIONS);
+const store = proxyActivities<PayoutActivities>(BACKGROUND_ACTIVITY_OPTIONS);
 
 export async function PayoutWorkflow(input: PayoutWorkflowInput): Promise<PayoutView> {
   const { settings, cardToken } = input;
