@@ -217,6 +217,22 @@ export async function groupedPayoutCount(source: DataSource | EntityManager, mer
   return Number(rows[0]?.total ?? 0);
 }
 
+/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the backfills read. */
+export async function forEachPayoutTextBatch(
+  manager: EntityManager, scope: { merchantId: string; livemode: unknown }, batchSize: number,
+  fn: (rows: Array<{ seq: number; searchText: string }>) => Promise<void> | void,
+): Promise<void> {
+  for (let after = 0; ;) {
+    const rows = (await manager.query(
+      `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${Math.trunc(batchSize)}`,
+      [scope.merchantId, scope.livemode, after],
+    )) as Array<{ seq: number | string; search_text: string | null }>;
+    if (!rows.length) return;
+    await fn(rows.flatMap((row) => (row.search_text === null ? [] : [{ seq: Number(row.seq), searchText: String(row.search_text) }])));
+    after = Number(rows[rows.length - 1]!.seq);
+  }
+}
+
 /** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */
 export async function insertSuffixes(manager: EntityManager, scopeId: number, rows: Array<{ seq: number; searchText: string }>): Promise<void> {
   const values: unknown[] = [];

@@ -1,5 +1,5 @@
 // The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
-import { In, LessThan, type DataSource, type SelectQueryBuilder } from 'typeorm';
+import { In, LessThan, type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -222,13 +222,22 @@ function searchMatches(scopeId: number | null, scope: Scope, search: PayoutSearc
   return branches.length ? { sql: branches.join(' UNION '), params } : null;
 }
 
-/** The page's `seq`s from a search's match list (searchMatches), past the cursor. */
-async function pageOfMatches(
-  dataSource: DataSource, matches: { sql: string; params: Record<string, unknown> }, cursor: { condition: string; seq: number } | null, direction: 'ASC' | 'DESC', limit: number,
-): Promise<number[]> {
-  const page = dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params);
-  if (cursor) page.where(`m.${cursor.condition}`, { cursor: cursor.seq });
-  return (await page.orderBy('m.seq', direction).limit(limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+interface PageWindow {
+  /** `seq < :cursor` forwards, `seq > :cursor` backwards, or none on the first page. */
+  cursor: { condition: string; seq: number } | null;
+  direction: 'ASC' | 'DESC';
+  limit: number;
+}
+
+/** A query's page of `seq`s (column `<alias>.seq`): past the cursor, in order, one more than the limit for has_more. */
+async function pageSeqs(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: PageWindow): Promise<number[]> {
+  if (page.cursor) query.andWhere(`${alias}.${page.cursor.condition}`, { cursor: page.cursor.seq });
+  return (await query.orderBy(`${alias}.seq`, page.direction).limit(page.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+}
+
+/** The page's `seq`s from a search's match list (searchMatches). */
+function pageOfMatches(dataSource: DataSource, matches: { sql: string; params: Record<string, unknown> }, page: PageWindow): Promise<number[]> {
+  return pageSeqs(dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params), 'm', page);
 }
 
 /**
@@ -249,8 +258,11 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
     cursorSeq = cursor.seq;
   }
   const backward = query.endingBefore !== undefined;
-  const direction = backward ? 'ASC' : 'DESC';
-  const cursorCondition = backward ? 'seq > :cursor' : 'seq < :cursor';
+  const pageWindow: PageWindow = {
+    cursor: cursorSeq === null ? null : { condition: backward ? 'seq > :cursor' : 'seq < :cursor', seq: cursorSeq },
+    direction: backward ? 'ASC' : 'DESC',
+    limit: query.limit,
+  };
   const { search, ...rest } = query.filters;
   const structured = hasStructuredFilters(query.filters);
 
@@ -268,16 +280,15 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
       const walk = repo.createQueryBuilder('p').select('p.seq', 'seq').useIndex('idx_payouts_scope');
       applyFilters(walk, scope, rest as PayoutFilters);
       walk.andWhere(`p.search_text LIKE :searchPattern ESCAPE '${LIKE_ESCAPE}'`, { searchPattern: search.textPattern });
-      if (cursorSeq !== null) walk.andWhere(`p.${cursorCondition}`, { cursor: cursorSeq });
-      seqs = (await walk.orderBy('p.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+      seqs = await pageSeqs(walk, 'p', pageWindow);
     } else {
-      seqs = await pageOfMatches(dataSource, matches, cursorSeq === null ? null : { condition: cursorCondition, seq: cursorSeq }, direction, query.limit);
+      seqs = await pageOfMatches(dataSource, matches, pageWindow);
     }
   } else if (matches && !structured) {
     // Index-only: count the union and page over it.
     const counted = await dataSource.createQueryBuilder().select('COUNT(*)', 'count').from(`(${matches.sql})`, 'm').setParameters(matches.params).getRawOne<{ count: string | number }>();
     totalCount = Number(counted?.count ?? 0);
-    seqs = await pageOfMatches(dataSource, matches, cursorSeq === null ? null : { condition: cursorCondition, seq: cursorSeq }, direction, query.limit);
+    seqs = await pageOfMatches(dataSource, matches, pageWindow);
   } else {
     const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
     applyFilters(matching, scope, rest as PayoutFilters);
@@ -299,8 +310,7 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
     // far in the past, reading most of the table (8 s at a million rows).
     const index = pagingIndex(query.filters) ?? (!matches && totalCount <= FEW_MATCHES ? countingIndex(query.filters) : null);
     if (index) matching.useIndex(index);
-    if (cursorSeq !== null) matching.andWhere(`p.${cursorCondition}`, { cursor: cursorSeq });
-    seqs = (await matching.orderBy('p.seq', direction).limit(query.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+    seqs = await pageSeqs(matching, 'p', pageWindow);
   }
   // The page's rows by primary key: the queries above only read `seq`, so they stay in an index.
   const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));

@@ -13,7 +13,7 @@ import { migrate } from '../../src/db/migrate';
 import { PayoutSearchGrams1764800000000 } from '../../src/db/migrations/1764800000000-payout-search-grams';
 import type { PayoutView } from '../../src/domain/payout';
 import { parsePayoutSearch } from '../../src/domain/payout-search';
-import { findScopeId, gramCounts } from '../../src/read-models/payout-search-index';
+import { findScopeId, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
 import { listPayouts, payoutToRow, recordPayoutProjection, walkFindsPageSooner } from '../../src/read-models/payouts';
 import { TEST_ENV } from '../helpers/test-env';
 
@@ -113,6 +113,13 @@ describe.each(ENGINES)('%s', (engine, url) => {
       const got = await page(search, 100);
       expect({ search, ids: got.ids, total: got.totalCount }).toEqual({ search, ids: want.map((v) => v.id), total: want.length });
     }
+  });
+
+  it('the backfills read every payout of the scope once, in order, across batches', async () => {
+    const batches: string[][] = [];
+    await forEachPayoutTextBatch(dataSource.manager, scope, 7, (rows) => { batches.push(rows.map((row) => row.searchText)); });
+    expect(batches.map((b) => b.length)).toEqual([...Array(8).fill(7), 4]);
+    expect(batches.flat()).toEqual([...newestFirst].reverse().map(searchText));
   });
 
   if (engine === 'SQLite') {

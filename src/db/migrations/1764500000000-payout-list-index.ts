@@ -1,7 +1,7 @@
 // Payout lists at a million rows (issue 11, bench/REPORT.md): the search suffix index and the
 // per-scope payout count of src/read-models/payout-search-index.ts, backfilled from existing rows.
 import { Table, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { insertSuffixes } from '../../read-models/payout-search-index';
+import { forEachPayoutTextBatch, insertSuffixes } from '../../read-models/payout-search-index';
 
 const BATCH = 500;
 
@@ -39,16 +39,7 @@ export class PayoutListIndex1764500000000 implements MigrationInterface {
     );
     const scopes = (await queryRunner.query('SELECT id, merchant_id, livemode FROM payout_scopes')) as Array<{ id: number | string; merchant_id: string; livemode: unknown }>;
     for (const scope of scopes) {
-      let after = 0;
-      for (;;) {
-        const rows = (await queryRunner.query(
-          `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${BATCH}`,
-          [scope.merchant_id, scope.livemode, after],
-        )) as Array<{ seq: number | string; search_text: string | null }>;
-        if (!rows.length) break;
-        await insertSuffixes(queryRunner.manager, Number(scope.id), rows.filter((r) => r.search_text !== null).map((r) => ({ seq: Number(r.seq), searchText: r.search_text! })));
-        after = Number(rows[rows.length - 1]!.seq);
-      }
+      await forEachPayoutTextBatch(queryRunner.manager, { merchantId: scope.merchant_id, livemode: scope.livemode }, BATCH, (rows) => insertSuffixes(queryRunner.manager, Number(scope.id), rows));
     }
   }
 

@@ -2,7 +2,7 @@
 // payouts that contain each one- and two-character text, so that the total_count of a short
 // search is one row read (src/read-models/payout-search-index.ts), backfilled from existing rows.
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { addGramCounts, gramCounts } from '../../read-models/payout-search-index';
+import { addGramCounts, forEachPayoutTextBatch, gramCounts } from '../../read-models/payout-search-index';
 
 const BATCH = 2000;
 
@@ -24,16 +24,9 @@ export class PayoutSearchGrams1764800000000 implements MigrationInterface {
     const scopes = (await queryRunner.query('SELECT id, merchant_id, livemode FROM payout_scopes')) as Array<{ id: number | string; merchant_id: string; livemode: unknown }>;
     for (const scope of scopes) {
       const counts = new Map<string, number>();
-      let after = 0;
-      for (;;) {
-        const rows = (await queryRunner.query(
-          `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${BATCH}`,
-          [scope.merchant_id, scope.livemode, after],
-        )) as Array<{ seq: number | string; search_text: string | Buffer | null }>;
-        if (!rows.length) break;
-        gramCounts(rows.flatMap((row) => (row.search_text === null ? [] : [String(row.search_text)])), counts);
-        after = Number(rows[rows.length - 1]!.seq);
-      }
+      await forEachPayoutTextBatch(queryRunner.manager, { merchantId: scope.merchant_id, livemode: scope.livemode }, BATCH, (rows) => {
+        gramCounts(rows.map((row) => row.searchText), counts);
+      });
       await addGramCounts(queryRunner.manager, Number(scope.id), counts);
     }
   }
