@@ -865,6 +865,22 @@ describe('fault injection', () => {
     expect((await client.authorize(authRequest('4242424242424242'))).kind).toBe('processing');
   });
 
+  it('a reset drops calls held by latency: they never land in the state that follows', async () => {
+    await setFaults({ latency_ms: 60_000 });
+    const req = authRequest('4242424242424242');
+    const held = fetch(`${sandbox.url}/v1/authorizations`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.idempotencyKey },
+      body: JSON.stringify({ ...req, card: req.card, return_url: req.returnUrl, notify_url: req.notifyUrl }),
+    }).then(() => 'answered', () => 'dropped');
+    expect(await waitFor(async () => (await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).held_calls, (n) => n === 1)).toBe(1);
+    await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    expect(await held).toBe('dropped');
+    await setFaults({ fail_next: 1 });
+    expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ fail_next: 1, held_calls: 0 });
+    expect(await records()).toEqual({ authorizations: [], refunds: [], payouts: [] });
+  });
+
   it('rejects invalid fault settings', async () => {
     expect((await setFaults({ fail_status: 418 })).status).toBe(400);
     expect((await setFaults({ fail_next: -1 })).status).toBe(400);

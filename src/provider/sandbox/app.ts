@@ -24,15 +24,16 @@ const MAX_KEY_LENGTH = 255;
 
 /** Sleeps that close() can cut short, so a held-back answer never keeps the process alive. */
 class Sleeper {
-  private readonly pending = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  private readonly pending = new Set<{ timer: NodeJS.Timeout; resolve: (slept: boolean) => void }>();
 
-  sleep(ms: number): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
+  /** Resolves true when the time has passed, false when the sleep was cancelled. */
+  sleep(ms: number): Promise<boolean> {
+    if (ms <= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const entry = {
         timer: setTimeout(() => {
           this.pending.delete(entry);
-          resolve();
+          resolve(true);
         }, ms),
         resolve,
       };
@@ -40,10 +41,16 @@ class Sleeper {
     });
   }
 
-  wakeAll(): void {
+  /** Calls sleeping now. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Ends every sleep now: `slept` says whether the sleepers carry on as if the time had passed. */
+  wakeAll(slept = true): void {
     for (const entry of this.pending) {
       clearTimeout(entry.timer);
-      entry.resolve();
+      entry.resolve(slept);
     }
     this.pending.clear();
   }
@@ -221,7 +228,12 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
       // Take the whole request first, as an acquirer would: a client that gives up during the
       // delay does not stop it being processed.
       if (ctx.method === 'POST') ctx.state.rawBody = await readBody(ctx);
-      await sleeper.sleep(state.faults.latencyMs);
+      if (!(await sleeper.sleep(state.faults.latencyMs))) {
+        // A reset during the delay: the call is dropped unprocessed, not left to land in later state.
+        ctx.respond = false;
+        ctx.req.socket.destroy();
+        return;
+      }
     }
     const faults = state.faults; // read after the sleep: the set may have been replaced meanwhile
     if (faults.resetNext > 0) {
@@ -321,9 +333,11 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
   router.post('/_sandbox/reset', (ctx) => {
     clearState(state);
     notifier.cancelRetries();
+    sleeper.wakeAll(false);
     write(ctx, { status: 200, json: { reset: true } });
   });
-  router.get('/_sandbox/faults', (ctx) => write(ctx, { status: 200, json: faultsJson(state.faults) }));
+  // `held_calls`: calls delayed right now (injected latency or a delayed answer).
+  router.get('/_sandbox/faults', (ctx) => write(ctx, { status: 200, json: { ...faultsJson(state.faults), held_calls: sleeper.size } }));
   router.post('/_sandbox/faults', async (ctx) => {
     const body = await readJson(ctx);
     if (!body.ok) return write(ctx, body.answer);
