@@ -5,7 +5,7 @@
 import mysql from 'mysql2/promise';
 import { AdminOperations } from '../../src/admin/operations';
 import { openDataSource } from '../../src/db/data-source';
-import { addGramCounts, gramCounts } from '../../src/read-models/payout-search-index';
+import { addGramCounts, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
 import { SecretBox } from '../../src/vault/crypto';
 import { VAULT_KEY } from './env';
 
@@ -189,15 +189,11 @@ async function seedPayoutSearchGrams(db: mysql.Connection, url: string, scopeId:
   const [tables] = await db.query("SHOW TABLES LIKE 'payout_search_grams'");
   if (!(tables as unknown[]).length) return;
   const counts = new Map<string, number>();
-  for (let after = 0; ;) {
-    const [rows] = await db.query('SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND seq > ? ORDER BY seq LIMIT 50000', [merchantId, after]);
-    const batch = rows as Array<{ seq: number; search_text: string | Buffer }>;
-    if (!batch.length) break;
-    gramCounts(batch.map((row) => String(row.search_text)), counts);
-    after = Number(batch[batch.length - 1]!.seq);
-  }
   const dataSource = await openDataSource(url);
   try {
+    await forEachPayoutTextBatch(dataSource.manager, { merchantId, livemode: false }, 50_000, (rows) => {
+      gramCounts(rows.map((row) => row.searchText), counts);
+    });
     await addGramCounts(dataSource.manager, scopeId, counts);
   } finally {
     await dataSource.destroy();

@@ -176,13 +176,7 @@ export async function addGramCounts(manager: EntityManager, scopeId: number, cou
   const upsert = isMysql(manager)
     ? 'ON DUPLICATE KEY UPDATE payout_count = payout_count + VALUES(payout_count)'
     : 'ON CONFLICT (scope_id, gram) DO UPDATE SET payout_count = payout_count + excluded.payout_count';
-  for (let i = 0; i < rows.length; i += 250) {
-    const chunk = rows.slice(i, i + 250);
-    await manager.query(
-      `INSERT INTO payout_search_grams (scope_id, gram, payout_count) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')} ${upsert}`,
-      chunk.flatMap(([gram, count]) => [scopeId, gram, count]),
-    );
-  }
+  await insertRows(manager, 'INSERT INTO payout_search_grams (scope_id, gram, payout_count)', rows.map(([gram, count]) => [scopeId, gram, count]), upsert);
 }
 
 /** How many payouts of a scope contain a search text of 1 to GRAM_CHARS characters (isGramSearch). */
@@ -235,13 +229,15 @@ export async function forEachPayoutTextBatch(
 
 /** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */
 export async function insertSuffixes(manager: EntityManager, scopeId: number, rows: Array<{ seq: number; searchText: string }>): Promise<void> {
-  const values: unknown[] = [];
-  for (const row of rows) for (const { suffix, pos } of searchSuffixes(row.searchText)) values.push(scopeId, suffix, row.seq, pos);
+  const values = rows.flatMap((row) => searchSuffixes(row.searchText).map(({ suffix, pos }) => [scopeId, suffix, row.seq, pos]));
   const ignore = isMysql(manager) ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  // 250 rows per statement keeps every engine's placeholder limit far away.
-  for (let i = 0; i < values.length; i += 1000) {
-    const chunk = values.slice(i, i + 1000);
-    const placeholders = Array.from({ length: chunk.length / 4 }, () => '(?, ?, ?, ?)').join(', ');
-    await manager.query(`${ignore} INTO payout_search_suffixes (scope_id, suffix, payout_seq, pos) VALUES ${placeholders}`, chunk);
+  await insertRows(manager, `${ignore} INTO payout_search_suffixes (scope_id, suffix, payout_seq, pos)`, values);
+}
+
+/** `head VALUES (...), (...) tail` in statements of 250 rows: every engine's placeholder limit stays far away. */
+async function insertRows(manager: EntityManager, head: string, rows: unknown[][], tail = ''): Promise<void> {
+  for (let i = 0; i < rows.length; i += 250) {
+    const chunk = rows.slice(i, i + 250);
+    await manager.query(`${head} VALUES ${chunk.map((row) => `(${row.map(() => '?').join(', ')})`).join(', ')} ${tail}`, chunk.flat());
   }
 }
