@@ -5,6 +5,7 @@ import type { Logger } from '../src/observability/logger';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import type { ProviderClient } from '../src/provider/types';
 import type { CardVaultStore } from '../src/vault/card-vault';
+import type { WebhookRelay } from '../src/webhooks/relay';
 import type { WebhookSecrets } from '../src/webhooks/secrets';
 
 export interface ActivityDeps {
@@ -13,11 +14,13 @@ export interface ActivityDeps {
   /** Test mode talks to the sandbox; live mode to the live provider when one is configured. */
   providers: { test: ProviderClient; live: ProviderClient | null };
   logger: Logger;
-  /** Starts webhook delivery workflows for recorded events. */
+  /** Starts webhook delivery workflows for events whose first attempt failed. */
   temporal: Client;
   taskQueue: string;
   webhookSecrets: WebhookSecrets;
   webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number };
+  /** Makes each recorded event's first delivery attempt (src/webhooks/relay.ts). */
+  relay: WebhookRelay;
   metrics: WorkerMetrics;
 }
 

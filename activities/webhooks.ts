@@ -1,7 +1,7 @@
-// Events and their delivery: the outbox write, starting one delivery workflow per event, and one
-// signed POST per attempt with its record. Delivery never reports back to the object's workflow.
+// Events and their delivery: the outbox write, which hands each event to the relay for its first
+// attempt, and the delivery workflow's attempts. Delivery never reports back to the object's workflow.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { Event, Merchant, WebhookAttempt } from '../src/db/entities';
+import { Event } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
 import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
 import { serializePaymentB } from '../src/api/serializers/payment-b';
@@ -9,9 +9,8 @@ import type { PaymentView, RefundView } from '../src/domain/payment';
 import type { PayoutView } from '../src/domain/payout';
 import { serializePayout } from '../src/api/serializers/payout';
 import type { EventType } from '../src/webhooks/event-types';
-import { postJson } from '../src/webhooks/http-post';
-import { signWebhook } from '../src/webhooks/signing';
-import { startDelivery, type DeliveryInput } from '../src/webhooks/start-delivery';
+import { attemptDelivery } from '../src/webhooks/delivery';
+import type { DeliveryInput } from '../src/webhooks/start-delivery';
 import type { ActivityDeps } from './deps';
 
 export type EventSubject =
@@ -45,20 +44,24 @@ function snapshot(subject: EventSubject): Record<string, unknown> {
   }
 }
 
-/** Records events (idempotent by id) and starts a delivery workflow for each. */
+/** Records events (idempotent by id) and hands each new one to the relay for its first attempt. */
 export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {
   for (const event of events) {
+    const leaseUntilMs = deps.relay.leaseUntil();
     try {
       await deps.dataSource.getRepository(Event).insert({
         id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
         object_id: event.objectId, payload: eventBody(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt,
+        relay_lease_until_ms: leaseUntilMs,
       });
     } catch (error) {
+      // Recorded by an earlier try of this activity: that try's relay, or a sweeper, has it.
       if (!isDuplicateKeyError(error)) throw error;
+      continue;
     }
     // A callback repeats a status change its webhook event already counted.
     if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
-    await startDelivery(deps, event.id, event.id);
+    deps.relay.enqueue(event.id, leaseUntilMs);
   }
 }
 
@@ -69,32 +72,22 @@ export function createWebhookActivities(deps: ActivityDeps) {
       await publishEvents(deps, events);
     },
 
+    /** One attempt of a delivery workflow; Temporal retries a failed one on the delivery schedule. */
     async deliverEvent(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
       const info = Context.current().info;
-      const event = await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
-      if (!event) throw ApplicationFailure.nonRetryable(`no event ${input.eventId}`, 'EventMissing');
-      const merchant = await deps.dataSource.getRepository(Merchant).findOneBy({ id: event.merchant_id });
-      const endpoint = event.endpoint ?? merchant?.webhook_url;
-      if (!merchant || !endpoint) return { delivered: false, reason: 'no webhook endpoint configured' };
-      const secrets = await deps.webhookSecrets.active(merchant.id);
-      const headers = signWebhook(event.id, new Date(), event.payload, secrets);
-      const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
-      await deps.dataSource.getRepository(WebhookAttempt).insert({
-        event_id: event.id,
-        delivery_id: info.workflowExecution?.workflowId ?? event.id,
-        attempt: info.attempt,
-        endpoint,
-        status_code: result.statusCode,
-        error: result.error,
-        latency_ms: result.latencyMs,
-        attempted_at_ms: Date.now(),
+      const outcome = await attemptDelivery(deps, {
+        eventId: input.eventId,
+        deliveryId: info.workflowExecution?.workflowId ?? input.eventId,
+        attempt: info.attempt + (input.attemptsBefore ?? 0),
       });
-      const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      const refused = result.error?.startsWith('refused') ?? false;
-      deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
-      if (delivered) return { delivered: true };
-      if (refused) throw ApplicationFailure.nonRetryable(result.error, 'WebhookRefused');
-      throw ApplicationFailure.retryable(result.error ?? `endpoint answered ${result.statusCode}`, 'WebhookAttemptFailed');
+      switch (outcome.kind) {
+        case 'delivered': return { delivered: true };
+        case 'skipped':
+          if (outcome.reason === 'event missing') throw ApplicationFailure.nonRetryable(`no event ${input.eventId}`, 'EventMissing');
+          return { delivered: false, reason: outcome.reason };
+        case 'refused': throw ApplicationFailure.nonRetryable(outcome.error, 'WebhookRefused');
+        case 'failed': throw ApplicationFailure.retryable(outcome.error, 'WebhookAttemptFailed');
+      }
     },
   };
 }

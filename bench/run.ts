@@ -15,6 +15,7 @@
 //   --temporal-store=file  the dev server keeps its SQLite store in a file (default: in memory)
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
 //   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
+//   --saturate           creates and baseline (a) also run a saturation step (32 connections) in short mode
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
@@ -84,6 +85,11 @@ async function main(): Promise<void> {
   // Create and baseline (a) share rates and durations, so their steps compare one to one.
   if (flags.has('create-rates')) plan.create.rates = plan.baseline.rates = flags.get('create-rates')!.split(',').map(Number);
   if (flags.has('create-seconds')) plan.create.durationSeconds = plan.baseline.durationSeconds = plan.create.saturationSeconds = plan.baseline.saturationSeconds = Number(flags.get('create-seconds'));
+  // Saturation of creates and baseline (a) in any mode (the short mode has none): throughput work.
+  if (flags.has('saturate')) {
+    plan.create.saturationConnections = plan.baseline.saturationConnections = 32;
+    plan.create.saturationSeconds = plan.baseline.saturationSeconds = plan.create.durationSeconds;
+  }
   const only = flags.get('only')?.split(',');
   const wants = (name: string) => !only || only.includes(name);
   const label = flags.get('label') ?? plan.mode;

@@ -1,6 +1,7 @@
 // What the bench measures. Each scenario runs paced steps (fixed request rates) and, when the plan
 // asks, one saturation step, and returns its steps' results. Nothing here asserts on timing.
 import { randomUUID } from 'node:crypto';
+import { meterCpu, type CpuUse } from './lib/cpu';
 import type { BenchEnv } from './lib/env';
 import { runLoad, latencyStats, type LatencyStats, type LoadResult, type LoadSpec, type RequestSpec } from './lib/load';
 import { payoutIdsAtDepth, samplePayments, withDb, RARE_SURNAME, type Seeded, type SeededMerchant } from './lib/seed';
@@ -32,6 +33,8 @@ export interface StepResult extends LoadResult {
   scenario: string;
   /** Webhook lag of the step's creates: receiver arrival minus the create's 201 at the client. */
   webhookLag?: LatencyStats & { expected: number; delivered: number };
+  /** CPU seconds by part of the system while the load ran (bench/lib/cpu.ts). */
+  cpu?: CpuUse;
 }
 
 export interface Context {
@@ -71,7 +74,9 @@ async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSec
   const run = async (name: string, rate: number | null, durationSeconds: number, connections: number) => {
     ctx.log(`  ${scenario}: ${name}`);
     if (before) await before();
-    const result: StepResult = { scenario, ...(await runLoad({ ...base, name, rate, durationSeconds, connections })) };
+    const endMeter = meterCpu();
+    const load = await runLoad({ ...base, name, rate, durationSeconds, connections });
+    const result: StepResult = { scenario, ...load, cpu: endMeter() ?? undefined };
     if (after) await after(result);
     results.push(result);
     ctx.log(`    ${result.ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors; ${result.throughput.toFixed(1)}/s; p50 ${result.p50.toFixed(1)} p95 ${result.p95.toFixed(1)} p99 ${result.p99.toFixed(1)} ms`);

@@ -45,6 +45,9 @@ export interface Config {
   webhookAttemptTimeoutMs: number;
   /** First retry delay of a failed webhook; it doubles up to an hour, for up to 3 days. */
   webhookInitialRetrySeconds: number;
+  /** How long a worker's relay owns an event's first attempt before another worker's sweeper takes it over. */
+  webhookRelayLeaseSeconds: number;
+  webhookRelaySweepSeconds: number;
   /** The service's own limit per API key (token bucket): sustained rate and burst. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -77,6 +80,8 @@ export function loadConfig(): Config {
     maxBodyBytes: 64 * 1024,
     webhookAttemptTimeoutMs: int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000),
     webhookInitialRetrySeconds: int('WEBHOOK_INITIAL_RETRY_SECONDS', 5),
+    webhookRelayLeaseSeconds: int('WEBHOOK_RELAY_LEASE_SECONDS', 30),
+    webhookRelaySweepSeconds: int('WEBHOOK_RELAY_SWEEP_SECONDS', 5),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
     rateLimitBurst: int('RATE_LIMIT_BURST', 200),
   };

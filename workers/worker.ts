@@ -12,8 +12,12 @@ import { HttpProviderClient } from '../src/provider/http-client';
 import { CardVaultStore } from '../src/vault/card-vault';
 import { SecretBox } from '../src/vault/crypto';
 import { connectTemporal } from '../src/temporal/client';
+import { WebhookRelay } from '../src/webhooks/relay';
 import { WebhookSecrets } from '../src/webhooks/secrets';
 import { createWebhookActivities } from '../activities/webhooks';
+
+/** First webhook attempts in flight at once per worker (the rest queue in memory under their lease). */
+const RELAY_CONCURRENCY = 32;
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
 
@@ -34,19 +38,25 @@ export interface RunningWorker {
 export async function createActivityDeps(config: Config, metrics = new WorkerMetrics()): Promise<ActivityDeps> {
   const dataSource = await openDataSource(config.databaseUrl);
   const box = new SecretBox(config.vaultKeyHex);
-  return {
+  const shared = {
     metrics,
     dataSource,
     temporal: await connectTemporal(config.temporalAddress, config.temporalNamespace),
     taskQueue: config.taskQueue,
     webhookSecrets: new WebhookSecrets(dataSource, box),
     webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds },
+    logger: createLogger('worker', config.logLevel),
+  };
+  return {
+    ...shared,
+    relay: new WebhookRelay(shared, {
+      leaseMs: config.webhookRelayLeaseSeconds * 1000, sweepIntervalMs: config.webhookRelaySweepSeconds * 1000, concurrency: RELAY_CONCURRENCY,
+    }),
     vault: new CardVaultStore(dataSource, box),
     providers: {
       test: measuredProvider(new HttpProviderClient({ baseUrl: config.sandboxUrl }), metrics),
       live: config.liveProviderUrl ? measuredProvider(new HttpProviderClient({ baseUrl: config.liveProviderUrl }), metrics) : null,
     },
-    logger: createLogger('worker', config.logLevel),
   };
 }
 
@@ -69,6 +79,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     ...workerTuning(),
   });
   const run = worker.run();
+  deps.relay.start();
   return {
     worker,
     metrics: deps.metrics,
@@ -76,6 +87,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     async shutdown() {
       worker.shutdown();
       await run.catch(() => undefined);
+      await deps.relay.stop();
       await connection.close();
       await deps.temporal.connection.close();
       await deps.dataSource.destroy();

@@ -1,22 +1,29 @@
-// WebhookDeliveryWorkflow: one per delivery of an event (workflow id = event id, or a resend id).
-// Temporal's activity retries are the delivery schedule: exponential backoff up to an hour, for
-// up to 3 days, each attempt bounded by its own timeout. The same webhook-id goes out every time.
-import { proxyActivities } from '@temporalio/workflow';
+// WebhookDeliveryWorkflow: one per delivery that needs retries (workflow id = event id, or a resend
+// id). The relay makes an event's first attempt without a workflow and starts this one only when
+// that attempt failed or never happened. Temporal's activity retries are the delivery schedule:
+// exponential backoff up to an hour, for up to 3 days, each attempt bounded by its own timeout.
+// The same webhook-id goes out every time.
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { DeliveryInput, WebhookActivities } from '../activities/webhooks';
 
 export async function WebhookDeliveryWorkflow(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
+  // After the relay's failed attempts the schedule goes on where they left it: the next attempt
+  // waits the delay it would have waited, and the backoff continues from there.
+  const before = input.attemptsBefore ?? 0;
+  const delaySeconds = (attempt: number) => Math.min(input.initialRetrySeconds * 2 ** attempt, 3600);
   const { deliverEvent } = proxyActivities<WebhookActivities>({
     // One attempt is bounded by its HTTP timeout (10 s); a worker that dies mid-attempt is noticed here.
     startToCloseTimeout: '15 seconds',
     scheduleToCloseTimeout: '3 days',
     retry: {
-      initialInterval: `${input.initialRetrySeconds} seconds`,
+      initialInterval: `${delaySeconds(before)} seconds`,
       backoffCoefficient: 2,
       maximumInterval: '1 hour',
       nonRetryableErrorTypes: ['WebhookRefused', 'EventMissing'],
     },
   });
   try {
+    if (before > 0) await sleep(`${delaySeconds(before - 1)} seconds`);
     return await deliverEvent(input);
   } catch {
     // Out of attempts or refused: the attempts table says why; the workflow ends, nothing else fails.

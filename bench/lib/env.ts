@@ -7,6 +7,7 @@ import mysql from 'mysql2/promise';
 import { Connection } from '@temporalio/client';
 import { migrate } from '../../src/db/migrate';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { nameProcess } from './cpu';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, spawnTs, waitForLog, type BenchProcess } from './processes';
 
 export const PORTS = {
@@ -112,6 +113,7 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
       if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
       fs.rmSync(path.join(BENCH_LOG_DIR, 'temporal.log'), { force: true });
       const server: DevServer = await startDevServer({ port: PORTS.temporalSqlite, uiPort: null, dbFile, logFile: path.join(BENCH_LOG_DIR, 'temporal.log'), extraArgs: options.devServerArgs });
+      nameProcess(server.process.pid, 'temporal');
       stops.push(async () => {
         await server.stop();
         if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
+import { nameProcess } from './cpu';
 
 export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.data', 'bench');
 export const BENCH_LOG_DIR = path.join(BENCH_DATA_DIR, 'logs');
@@ -29,6 +30,7 @@ export function spawnTs(name: string, entry: string, args: string[], env: Record
 }
 
 export function managed(name: string, child: ChildProcess, logFile: string): BenchProcess {
+  nameProcess(child.pid, name);
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());

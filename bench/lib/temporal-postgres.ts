@@ -140,7 +140,7 @@ export async function startPostgresTemporal(log: (line: string) => void): Promis
   const fd = fs.openSync(logFile, 'w');
   const child = spawn(server, ['--root', root, '--config', 'config', '--env', 'bench', '--allow-no-auth', 'start'], { stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
-  const proc = managed('temporal-postgres', child, logFile);
+  const proc = managed('temporal', child, logFile);
   const address = `127.0.0.1:${P.frontend}`;
   try {
     const exited = new Promise<never>((_, reject) => child.once('exit', () => reject(new Error(`temporal server exited; see ${logFile}`))));

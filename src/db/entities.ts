@@ -388,6 +388,11 @@ export interface EventRow {
   /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook URL. */
   endpoint: string | null;
   created_at: number;
+  /**
+   * Set while the recording worker's relay owns the first delivery attempt (until this time, ms);
+   * null once the event was delivered, refused, had no endpoint or went to a delivery workflow.
+   */
+  relay_lease_until_ms: number | null;
 }
 
 export const Event = new EntitySchema<EventRow>({
@@ -403,6 +408,7 @@ export const Event = new EntitySchema<EventRow>({
     payload: text(false),
     endpoint: varchar(2048, true),
     created_at: bigint(),
+    relay_lease_until_ms: bigint(true),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],
 });

@@ -1,10 +1,12 @@
-// Starting the WebhookDeliveryWorkflow of an event: from the events activity and from the admin
-// command's resend. Idempotent by delivery id.
+// Starting the WebhookDeliveryWorkflow of an event: from the relay when a first attempt failed (or
+// never happened), and from the admin command's resend. Idempotent by delivery id.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 
 export interface DeliveryInput {
   eventId: string;
   initialRetrySeconds: number;
+  /** Attempts the relay already made for this delivery (0 or absent: the workflow makes the first). */
+  attemptsBefore?: number;
 }
 
 export interface DeliveryStarterDeps {
@@ -14,12 +16,14 @@ export interface DeliveryStarterDeps {
 }
 
 /** Starts the delivery workflow of an event; an already started one is fine (at-least-once). */
-export async function startDelivery(deps: DeliveryStarterDeps, eventId: string, deliveryId: string): Promise<void> {
+export async function startDelivery(deps: DeliveryStarterDeps, eventId: string, deliveryId: string, attemptsBefore = 0): Promise<void> {
+  const input: DeliveryInput = { eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds };
+  if (attemptsBefore > 0) input.attemptsBefore = attemptsBefore;
   try {
     await deps.temporal.workflow.start('WebhookDeliveryWorkflow', {
       workflowId: deliveryId,
       taskQueue: deps.taskQueue,
-      args: [{ eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds } satisfies DeliveryInput],
+      args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
   } catch (error) {

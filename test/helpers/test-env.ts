@@ -23,6 +23,8 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     // Webhook retries start after 1 s and an attempt times out after 2 s, so tests see retries quickly.
     WEBHOOK_INITIAL_RETRY_SECONDS: '1',
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
+    // A sweeper looks for events whose relay died every second (5 s in production).
+    WEBHOOK_RELAY_SWEEP_SECONDS: '1',
     // Extra workers of crash tests pick a free metrics port; the suite's main worker gets a fixed one.
     WORKER_METRICS_PORT: '0',
     ...extra,

@@ -1,9 +1,14 @@
 // Events and webhooks (spec 6, CONTRACT 10): signed with Standard Webhooks, retried by Temporal,
 // recorded per attempt, never blocking the object's own workflow.
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import type { RunningApi } from '../../src/api/server';
 import { Event, WebhookAttempt } from '../../src/db/entities';
+import { randomBase62 } from '../../src/domain/ids';
+import { WorkerMetrics } from '../../src/observability/worker-metrics';
 import { postJson } from '../../src/webhooks/http-post';
+import { WebhookRelay } from '../../src/webhooks/relay';
+import { WebhookSecrets } from '../../src/webhooks/secrets';
 import { startDelivery } from '../../src/webhooks/start-delivery';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog } from '../helpers/processes';
@@ -33,6 +38,10 @@ async function pay(card: string, extra: Record<string, unknown> = {}) {
 
 function eventsFor(objectId: string) {
   return receiver.received.filter((w) => w.json.data?.object?.id === objectId);
+}
+
+async function relayLease(eventId: string): Promise<number | null | undefined> {
+  return (await api.deps.dataSource.getRepository(Event).findOneBy({ id: eventId }))?.relay_lease_until_ms;
 }
 
 function verify(w: { headers: Record<string, string>; body: string }, secret: string) {
@@ -124,6 +133,87 @@ it('an endpoint answering 500 then 200 gets the same webhook-id twice, and each 
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
   expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
   for (const a of attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(0);
+  // The relay made the first attempt; the failure handed the event to a delivery workflow, which
+  // went on from attempt 2.
+  const delivery = await api.deps.temporal.workflow.getHandle(got[0]!.json.id).describe();
+  expect(delivery.type).toBe('WebhookDeliveryWorkflow');
+  expect(await relayLease(got[0]!.json.id)).toBeNull();
+});
+
+it('a first attempt that succeeds is made by the relay, without a delivery workflow', async () => {
+  const payment = await pay('4242424242424242');
+  const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
+  for (const w of got) {
+    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: w.json.id }), (rows) => rows.length >= 1);
+    expect(attempts).toMatchObject([{ delivery_id: w.json.id, attempt: 1, status_code: 200 }]);
+    await eventually(() => relayLease(w.json.id), (lease) => lease === null);
+    await expect(api.deps.temporal.workflow.getHandle(w.json.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  }
+});
+
+it('an event whose worker died before its first attempt is delivered by a sweeper when its lease runs out', async () => {
+  // What a worker leaves when it dies right after recording the event: a lease, and no attempt.
+  const eventId = `evt_${randomBase62(24)}`;
+  const payload = JSON.stringify({ id: eventId, type: 'payment.succeeded', created_at: 1, livemode: false, data: { object: { id: 'pay_orphan' } } });
+  const lease = Date.now() + 1500;
+  await api.deps.dataSource.getRepository(Event).insert({
+    id: eventId, merchant_id: merchant.merchantId, livemode: false, type: 'payment.succeeded', object_id: 'pay_orphan', payload, created_at: 1, relay_lease_until_ms: lease,
+  });
+  const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === eventId), (list) => list.length >= 1, 20_000);
+  expect(webhook!.at).toBeGreaterThanOrEqual(lease);
+  expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(payload));
+  expect((await api.deps.temporal.workflow.getHandle(eventId).describe()).type).toBe('WebhookDeliveryWorkflow');
+  await eventually(() => relayLease(eventId), (value) => value === null);
+});
+
+describe('the relay of a worker that stops or falls behind', () => {
+  function relay(concurrency: number) {
+    return new WebhookRelay({
+      dataSource: api.deps.dataSource, temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: api.deps.logger,
+      webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), metrics: new WorkerMetrics(),
+      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1 },
+    }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency });
+  }
+
+  async function recordEvent(leaseUntilMs: number): Promise<string> {
+    const eventId = `evt_${randomBase62(24)}`;
+    await api.deps.dataSource.getRepository(Event).insert({
+      id: eventId, merchant_id: merchant.merchantId, livemode: false, type: 'payment.succeeded', object_id: 'pay_relay',
+      payload: JSON.stringify({ id: eventId }), created_at: 1, relay_lease_until_ms: leaseUntilMs,
+    });
+    return eventId;
+  }
+
+  it('hands an event whose lease is too close to its end to a workflow instead of attempting it', async () => {
+    const r = relay(4);
+    const eventId = await recordEvent(Date.now() + 1000);
+    r.enqueue(eventId, Date.now() + 1000);
+    await r.stop();
+    expect((await api.deps.temporal.workflow.getHandle(eventId).describe()).type).toBe('WebhookDeliveryWorkflow');
+    expect(await relayLease(eventId)).toBeNull();
+    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
+    expect(attempts).toMatchObject([{ attempt: 1, status_code: 200 }]);
+  });
+
+  it('on stop, finishes the attempt in flight and hands queued events to workflows', async () => {
+    receiver.respondWith('hang', 200, 200);
+    const r = relay(1);
+    const lease = r.leaseUntil();
+    const first = await recordEvent(lease);
+    const second = await recordEvent(lease);
+    r.enqueue(first, lease);
+    r.enqueue(second, lease);
+    await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === first), (list) => list.length >= 1);
+    await r.stop();
+    // The first timed out in the relay and went to a workflow as attempt 2; the second was never tried by the relay.
+    for (const id of [first, second]) {
+      expect((await api.deps.temporal.workflow.getHandle(id).describe()).type).toBe('WebhookDeliveryWorkflow');
+      expect(await relayLease(id)).toBeNull();
+    }
+    const attemptsOf = (id: string) => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
+    expect(await eventually(() => attemptsOf(first), (rows) => rows.some((a) => a.status_code === 200), 20_000)).toMatchObject([{ attempt: 1, error: 'timeout' }, { attempt: 2, status_code: 200 }]);
+    expect(await eventually(() => attemptsOf(second), (rows) => rows.length >= 1)).toMatchObject([{ attempt: 1, status_code: 200 }]);
+  });
 });
 
 it('an endpoint that hangs is timed out and retried', async () => {
