@@ -2,10 +2,12 @@
 // with SIGKILL at random moments, the Temporal dev server (file-backed) restarted, the API process
 // killed and restarted, and the private MariaDB stopped and started. Afterwards every object must
 // be where the provider says, once, with the read model equal to the workflow's own state.
+import { Event } from '../../src/db/entities';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
 import { Ledger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createsIn, merchantClient, newMerchant, mixedScenarios, runWorkload, seededRandom, type WorkloadProgress } from '../helpers/reliability/workload';
 
 export const PROCESS_FAULTS = 'process faults';
@@ -78,6 +80,21 @@ async function driveFaults(stack: ReliabilityStack, plan: FaultKind[], progress:
   return events;
 }
 
+/** Waits until every event recorded for the merchant has reached the receiver; says which did not. */
+async function auditWebhooks(stack: ReliabilityStack, merchantId: string, receiver: WebhookReceiver, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await stack.api.deps.dataSource.getRepository(Event).find({ select: { id: true }, where: { merchant_id: merchantId } });
+    const arrivals = new Map<string, number>();
+    for (const w of receiver.received) arrivals.set(w.headers['webhook-id']!, (arrivals.get(w.headers['webhook-id']!) ?? 0) + 1);
+    const undelivered = events.map((e) => e.id).filter((id) => !arrivals.has(id));
+    if (!undelivered.length || Date.now() > deadline) {
+      return { events: events.length, undelivered, deliveredTwice: [...arrivals.values()].filter((n) => n > 1).length };
+    }
+    await sleep(1000);
+  }
+}
+
 function recordRows(ledger: Ledger, report: AuditReport, events: FaultEvent[]): void {
   for (const kind of Object.keys(FAULT_NAMES) as FaultKind[]) {
     const ofKind = events.filter((e) => e.kind === kind);
@@ -100,7 +117,9 @@ export function processFaultsSection(stack: ReliabilityStack): void {
     it(`${COUNTS.chaosOperations}+ mixed creates through ${COUNTS.workerKills} worker kills, Temporal, API and MariaDB restarts`, async () => {
       const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 1e9));
       const random = seededRandom(seed);
-      const merchant = await newMerchant(stack, 'Chaos Shop');
+      // Every event of the run must reach the merchant's endpoint, whichever process died when.
+      const receiver = await startWebhookReceiver();
+      const merchant = await newMerchant(stack, 'Chaos Shop', receiver.url);
       const ledger = new Ledger();
       const client = merchantClient(() => stack.apiProcessUrl, merchant, ledger);
       const scenarios = mixedScenarios(random, COUNTS.chaosOperations);
@@ -124,12 +143,16 @@ export function processFaultsSection(stack: ReliabilityStack): void {
 
       const report = await stack.audit(ledger, [merchant], 240_000);
       recordRows(ledger, report, events);
+      const webhooks = await auditWebhooks(stack, merchant.merchantId, receiver, 120_000).finally(() => receiver.close());
+      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run (relay first attempts, sweeper, delivery workflows), every fault above', tried: webhooks.events, objects: webhooks.events, lost: webhooks.undelivered.length, duplicated: 0, wrong: 0 });
       const selfRestarts = events.filter((e) => e.workerRestartedItself).length;
       recordMeasurement(PROCESS_FAULTS, `seed ${seed}: ${totalCreates} creates in ${scenarios.length} scenarios on ${COUNTS.chaosLanes} concurrent clients took ${Math.round(runSeconds)} s; `
         + `${report.retriedCreates} creates needed same-key retries (${JSON.stringify(report.retryReasons)}); ${report.objects} final same-key replays compared byte for byte with the first 2xx`
-        + `${selfRestarts ? `; the worker exited by itself after ${selfRestarts} fault(s) and was started again` : ''}.`);
+        + `${selfRestarts ? `; the worker exited by itself after ${selfRestarts} fault(s) and was started again` : ''}; `
+        + `${webhooks.events} webhook events, ${webhooks.events - webhooks.undelivered.length} delivered, ${webhooks.deliveredTwice} of them more than once (at least once is the contract).`);
       sectionDone(PROCESS_FAULTS);
       expectClean(report);
+      expect(webhooks.undelivered).toEqual([]);
       // Outages are temporary, and say so: 503 service_unavailable, never 500 internal_error.
       expect(report.retryReasons['500'] ?? 0).toBe(0);
     }, LONG_MODE ? 3_600_000 : 900_000);

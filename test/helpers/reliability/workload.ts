@@ -31,8 +31,8 @@ export interface MerchantClient {
 export const PAYMENT_AMOUNT = 5000;
 
 /** A merchant of the suite; its keys are remembered for the secrets scan. */
-export async function newMerchant(stack: ReliabilityStack, name: string): Promise<TestMerchant> {
-  const merchant = await createMerchant(stack.api, { name });
+export async function newMerchant(stack: ReliabilityStack, name: string, webhookUrl?: string): Promise<TestMerchant> {
+  const merchant = await createMerchant(stack.api, { name, webhookUrl });
   rememberApiKeys(merchant.testKey, merchant.liveKey);
   return merchant;
 }
