@@ -115,8 +115,18 @@ it('records every main path and replays the exported histories', async () => {
   await payoutStatus(pendingOk.json.id, 'SUCCEEDED');
   await payoutStatus(pendingBad.json.id, 'FAILED');
   await eventually(async () => callbacks.received.length, (n) => n > 0);
-  const [firstEvent] = await eventually(async () => receiver.received.filter((w) => w.json.data.object.id === declined.id), (l) => l.length > 0);
-  scenarios.set(firstEvent!.json.id, 'webhook-delivery');
+  // A first attempt that succeeds is the worker's relay's, with no workflow; a delivery workflow
+  // runs when it fails, so this merchant's endpoint answers 503 once, then 200.
+  const retrying = await startWebhookReceiver();
+  try {
+    retrying.respondWith(503, 200);
+    const retried = await createMerchant(api, { webhookUrl: retrying.url });
+    const res = await call(api, 'POST', '/v1/payments', { key: retried.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+    const [delivered] = await eventually(async () => retrying.received.filter((w) => w.json.data.object.id === res.json.id), (l) => l.length >= 2, 30_000);
+    scenarios.set(delivered!.json.id, 'webhook-delivery');
+  } finally {
+    await retrying.close();
+  }
 
   // Wait until every recorded workflow has finished (payments close after their refund window).
   const ids = [...scenarios.keys()];
