@@ -5,7 +5,7 @@
 import mysql from 'mysql2/promise';
 import { AdminOperations } from '../../src/admin/operations';
 import { openDataSource } from '../../src/db/data-source';
-import { addGramCounts, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
+import { addGramCounts, backfillCreatedHours, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
 import { SecretBox } from '../../src/vault/crypto';
 import { VAULT_KEY } from './env';
 
@@ -181,7 +181,20 @@ async function seedPayoutSearchIndex(db: mysql.Connection, url: string, merchant
   });
   await db.query('ALTER TABLE payout_search_suffixes ADD PRIMARY KEY (scope_id, suffix, payout_seq, pos), ALGORITHM=INPLACE');
   await seedPayoutSearchGrams(db, url, scopeId, merchantId);
+  await seedCreatedHours(db, url, scopeId);
   return true;
+}
+
+/** The scope's creation-hour counts and seq ranges, by the migration's own backfill. */
+async function seedCreatedHours(db: mysql.Connection, url: string, scopeId: number): Promise<void> {
+  const [tables] = await db.query("SHOW TABLES LIKE 'payout_created_hours'");
+  if (!(tables as unknown[]).length) return;
+  const dataSource = await openDataSource(url);
+  try {
+    await backfillCreatedHours(dataSource.manager, scopeId);
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** The scope's one- and two-character counts, computed by the projection's own code from every `search_text`. */
@@ -217,7 +230,7 @@ export async function seed(url: string, options: { merchants: number; payments: 
     start = Date.now();
     const indexed = await seedPayoutSearchIndex(db, url, payoutMerchant.merchantId, options.payouts);
     const indexSeconds = indexed ? seconds(start) : 0;
-    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes, payout_counts, payout_search_grams' : ''}`);
+    await db.query(`ANALYZE TABLE payments, refunds, payouts${indexed ? ', payout_search_suffixes, payout_scopes, payout_counts, payout_search_grams, payout_created_hours' : ''}`);
     return {
       merchants,
       payoutMerchant,

@@ -20,6 +20,12 @@
 // `payout_search_grams` keeps, per scope, how many payouts contain each one- and two-character
 // text within a field, written in the same transaction (the searchable fields never change), so
 // such a search's total_count is one row read and its page can walk the newest payouts instead.
+//
+// Creation-time windows: `payout_created_hours` keeps, per scope and hour of `created_at`, how many
+// payouts were created in it and the lowest and highest `seq` among them, written in the same
+// transaction (created_at never changes). A window's total_count is the sum of its whole hours
+// plus an index count of the (at most two) partial ones, and its page walks `seq` only inside the
+// range its hours hold, instead of reading and sorting every payout of the window.
 import type { DataSource, EntityManager } from 'typeorm';
 import { isDuplicateKeyError } from '../db/errors';
 
@@ -155,11 +161,83 @@ function sameGroup(a: PayoutGroup, b: PayoutGroup): boolean {
 }
 
 /** Indexes a newly inserted payout row: its search suffixes and its counts. Same transaction. */
-export async function indexNewPayout(manager: EntityManager, payout: { seq: number; merchantId: string; livemode: boolean; searchText: string; group: PayoutGroup }): Promise<void> {
+export async function indexNewPayout(manager: EntityManager, payout: { seq: number; merchantId: string; livemode: boolean; createdAt: number; searchText: string; group: PayoutGroup }): Promise<void> {
   const scopeId = await countPayout(manager, payout.merchantId, payout.livemode);
   await addToGroup(manager, scopeId, payout.group, 1);
   await insertSuffixes(manager, scopeId, [{ seq: payout.seq, searchText: payout.searchText }]);
   await addGramCounts(manager, scopeId, gramCounts([payout.searchText]));
+  await addToCreatedHour(manager, scopeId, payout.createdAt, payout.seq);
+}
+
+/** The width of a `payout_created_hours` bucket. */
+export const CREATED_BUCKET_SECONDS = 3600;
+
+async function addToCreatedHour(manager: EntityManager, scopeId: number, createdAt: number, seq: number): Promise<void> {
+  const upsert = isMysql(manager)
+    ? 'ON DUPLICATE KEY UPDATE payout_count = payout_count + 1, min_seq = LEAST(min_seq, VALUES(min_seq)), max_seq = GREATEST(max_seq, VALUES(max_seq))'
+    : 'ON CONFLICT (scope_id, hour) DO UPDATE SET payout_count = payout_count + 1, min_seq = MIN(min_seq, excluded.min_seq), max_seq = MAX(max_seq, excluded.max_seq)';
+  await manager.query(`INSERT INTO payout_created_hours (scope_id, hour, payout_count, min_seq, max_seq) VALUES (?, ?, 1, ?, ?) ${upsert}`,
+    [scopeId, Math.floor(createdAt / CREATED_BUCKET_SECONDS), seq, seq]);
+}
+
+/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the migration's backfill and the bench seed. */
+export async function backfillCreatedHours(manager: EntityManager, scopeId?: number): Promise<void> {
+  const hour = isMysql(manager) ? `p.created_at DIV ${CREATED_BUCKET_SECONDS}` : `p.created_at / ${CREATED_BUCKET_SECONDS}`; // integer division
+  await manager.query(`
+    INSERT INTO payout_created_hours (scope_id, hour, payout_count, min_seq, max_seq)
+    SELECT s.id, ${hour}, COUNT(*), MIN(p.seq), MAX(p.seq)
+    FROM payouts p JOIN payout_scopes s ON s.merchant_id = p.merchant_id AND s.livemode = p.livemode
+    ${scopeId === undefined ? '' : 'WHERE s.id = ?'}
+    GROUP BY s.id, ${hour}`, scopeId === undefined ? [] : [scopeId]);
+}
+
+/** A creation-time window [gte, lt) of a scope, either bound open. */
+export interface CreatedWindow {
+  gte?: number;
+  lt?: number;
+}
+
+/**
+ * What `payout_created_hours` knows of a window: the count of its whole hours, the parts of the
+ * window outside them (to count through the index), and a `seq` range that holds every payout
+ * created in the window (null: none).
+ */
+export async function createdWindowHours(source: DataSource | EntityManager, merchantId: string, livemode: boolean, window: CreatedWindow): Promise<{
+  wholeHoursCount: number;
+  partialRanges: CreatedWindow[];
+  seqRange: { from: number; to: number } | null;
+}> {
+  const empty = { wholeHoursCount: 0, partialRanges: [], seqRange: null };
+  const scopeId = await findScopeId(source, merchantId, livemode);
+  if (scopeId === null || (window.gte !== undefined && window.lt !== undefined && window.gte >= window.lt)) return empty;
+  const hour = CREATED_BUCKET_SECONDS;
+  // Hours touching the window, and the whole ones among them.
+  const firstHour = window.gte === undefined ? null : Math.floor(window.gte / hour);
+  const lastHour = window.lt === undefined ? null : Math.floor((window.lt - 1) / hour);
+  const firstWhole = window.gte === undefined ? null : Math.ceil(window.gte / hour);
+  const lastWhole = window.lt === undefined ? null : Math.floor(window.lt / hour) - 1;
+  const conditions = ['scope_id = ?'];
+  const params: unknown[] = [scopeId];
+  if (firstHour !== null) { conditions.push('hour >= ?'); params.push(firstHour); }
+  if (lastHour !== null) { conditions.push('hour <= ?'); params.push(lastHour); }
+  const whole = [firstWhole === null ? null : `hour >= ${firstWhole}`, lastWhole === null ? null : `hour <= ${lastWhole}`].filter((c) => c !== null).join(' AND ') || '1 = 1';
+  const rows = (await source.query(
+    `SELECT MIN(min_seq) AS from_seq, MAX(max_seq) AS to_seq, SUM(CASE WHEN ${whole} THEN payout_count ELSE 0 END) AS whole_count
+     FROM payout_created_hours WHERE ${conditions.join(' AND ')}`, params,
+  )) as Array<{ from_seq: number | string | null; to_seq: number | string | null; whole_count: number | string | null }>;
+  const found = rows[0];
+  if (!found || found.from_seq === null || found.to_seq === null) return empty;
+  const partialRanges: CreatedWindow[] = [];
+  const wholeFrom = firstWhole === null ? null : firstWhole * hour;
+  const wholeTo = lastWhole === null ? null : (lastWhole + 1) * hour;
+  if (wholeFrom !== null && wholeTo !== null && wholeFrom >= wholeTo) {
+    partialRanges.push(window); // no whole hour inside: the window is within two hours, count it all
+  } else {
+    if (wholeFrom !== null && window.gte! < wholeFrom) partialRanges.push({ gte: window.gte, lt: wholeFrom });
+    if (wholeTo !== null && wholeTo < window.lt!) partialRanges.push({ gte: wholeTo, lt: window.lt });
+  }
+  const wholeHoursCount = wholeFrom !== null && wholeTo !== null && wholeFrom >= wholeTo ? 0 : Number(found.whole_count ?? 0);
+  return { wholeHoursCount, partialRanges, seqRange: { from: Number(found.from_seq), to: Number(found.to_seq) } };
 }
 
 /** How many of the given `search_text` values contain each gram: what addGramCounts adds. */

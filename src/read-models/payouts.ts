@@ -1,5 +1,5 @@
 // The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
-import { In, LessThan, type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, LessThan, type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -7,7 +7,7 @@ import type { PayoutStatus, PayoutView } from '../domain/payout';
 import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payout-search';
 import type { Scope } from './payments';
 import { isDuplicateKeyError } from '../db/errors';
-import { findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, isMysql, regroupPayout, scopePayoutCount, suffixRange } from './payout-search-index';
+import { createdWindowHours, findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, isMysql, regroupPayout, scopePayoutCount, suffixRange, type CreatedWindow } from './payout-search-index';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
   return {
@@ -88,7 +88,7 @@ export async function recordPayoutProjection(dataSource: DataSource, view: Payou
       try {
         const inserted = await repo.insert(row);
         const seq = Number(inserted.identifiers[0]?.seq ?? (await repo.findOneOrFail({ select: { seq: true }, where: { id: row.id } })).seq);
-        await indexNewPayout(manager, { seq, merchantId: view.merchant_id, livemode: view.livemode, searchText: row.search_text ?? '', group });
+        await indexNewPayout(manager, { seq, merchantId: view.merchant_id, livemode: view.livemode, createdAt: view.created_at, searchText: row.search_text ?? '', group });
         return;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error; // a concurrent first write won: read it and update
@@ -150,6 +150,44 @@ function hasStructuredFilters(filters: PayoutFilters): boolean {
 function onlyGroupFilters(filters: PayoutFilters): boolean {
   return filters.last4 === undefined && filters.createdGte === undefined && filters.createdLt === undefined
     && filters.amountGte === undefined && filters.amountLte === undefined;
+}
+
+/** A creation-time bound and no other filter: `payout_created_hours` answers most of it. */
+function onlyCreatedWindow(filters: PayoutFilters): boolean {
+  return !filters.statuses.length && !filters.currencies.length && !filters.brands.length && filters.last4 === undefined
+    && filters.amountGte === undefined && filters.amountLte === undefined && (filters.createdGte !== undefined || filters.createdLt !== undefined);
+}
+
+/** Payouts of a scope created in any of the given windows (disjoint), through the creation-time index. */
+async function countCreatedRanges(dataSource: DataSource, scope: Scope, ranges: CreatedWindow[]): Promise<number> {
+  if (!ranges.length) return 0;
+  const counting = dataSource.getRepository(Payout).createQueryBuilder('p').select('COUNT(*)', 'count').useIndex('idx_payouts_scope_created')
+    .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode })
+    .andWhere(new Brackets((any) => {
+      ranges.forEach((range, i) => {
+        const bounds = [range.gte === undefined ? null : `p.created_at >= :gte${i}`, range.lt === undefined ? null : `p.created_at < :lt${i}`].filter((b) => b !== null);
+        any.orWhere(bounds.join(' AND '), { [`gte${i}`]: range.gte, [`lt${i}`]: range.lt });
+      });
+    }));
+  return Number((await counting.getRawOne<{ count: string | number }>())?.count ?? 0);
+}
+
+/**
+ * A page of a creation-time window, walking `seq` inside the range its hours hold. FORCE INDEX:
+ * with a wide range MariaDB otherwise reads the (merchant, mode) ref from its end and tests every
+ * newer row (0.86 s instead of 6 ms for a week at a million payouts).
+ */
+async function pageInSeqRange(dataSource: DataSource, scope: Scope, window: CreatedWindow, range: { from: number; to: number }, page: PageWindow): Promise<number[]> {
+  const conditions = ['merchant_id = ?', 'livemode = ?', 'seq >= ?', 'seq <= ?'];
+  const params: unknown[] = [scope.merchantId, scope.livemode ? 1 : 0, range.from, range.to];
+  if (window.gte !== undefined) { conditions.push('created_at >= ?'); params.push(window.gte); }
+  if (window.lt !== undefined) { conditions.push('created_at < ?'); params.push(window.lt); }
+  if (page.cursor) { conditions.push(page.direction === 'DESC' ? 'seq < ?' : 'seq > ?'); params.push(page.cursor.seq); }
+  const hint = isMysql(dataSource) ? 'FORCE INDEX (idx_payouts_scope)' : '';
+  const rows = (await dataSource.query(
+    `SELECT seq FROM payouts ${hint} WHERE ${conditions.join(' AND ')} ORDER BY seq ${page.direction} LIMIT ${Math.trunc(page.limit) + 1}`, params,
+  )) as Array<{ seq: number | string }>;
+  return rows.map((row) => Number(row.seq));
 }
 
 /**
@@ -244,8 +282,9 @@ function pageOfMatches(dataSource: DataSource, matches: { sql: string; params: R
  * Newest first by insertion sequence (a payout's row is written when its workflow starts), stable
  * across pages while payouts are created. `totalCount` counts every match, ignoring the cursor:
  * from `payout_scopes` without filters, from `payout_counts` with status/currency/brand filters,
- * from `payout_search_grams` for a one- or two-character search alone, else by counting the
- * matches through an index. Pages are keyset range scans on `seq`, the search goes through
+ * from `payout_search_grams` for a one- or two-character search alone, from `payout_created_hours`
+ * and the creation-time index for a creation-time window alone, else by counting the matches
+ * through an index. Pages are keyset range scans on `seq`, the search goes through
  * searchMatches.
  */
 export async function listPayouts(dataSource: DataSource, scope: Scope, query: PayoutListQuery): Promise<PayoutListResult> {
@@ -289,6 +328,11 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
     const counted = await dataSource.createQueryBuilder().select('COUNT(*)', 'count').from(`(${matches.sql})`, 'm').setParameters(matches.params).getRawOne<{ count: string | number }>();
     totalCount = Number(counted?.count ?? 0);
     seqs = await pageOfMatches(dataSource, matches, pageWindow);
+  } else if (!search && onlyCreatedWindow(query.filters)) {
+    // A creation-time window alone: counted from its whole hours, paged inside their seq range.
+    const hours = await createdWindowHours(dataSource, scope.merchantId, scope.livemode, { gte: query.filters.createdGte, lt: query.filters.createdLt });
+    totalCount = hours.wholeHoursCount + await countCreatedRanges(dataSource, scope, hours.partialRanges);
+    seqs = hours.seqRange ? await pageInSeqRange(dataSource, scope, { gte: query.filters.createdGte, lt: query.filters.createdLt }, hours.seqRange, pageWindow) : [];
   } else {
     const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
     applyFilters(matching, scope, rest as PayoutFilters);
