@@ -14,7 +14,7 @@ import { PayoutSearchGrams1764800000000 } from '../../src/db/migrations/17648000
 import type { PayoutView } from '../../src/domain/payout';
 import { parsePayoutSearch } from '../../src/domain/payout-search';
 import { findScopeId, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
-import { listPayouts, payoutToRow, recordPayoutProjection, walkFindsPageSooner } from '../../src/read-models/payouts';
+import { listPayouts, payoutToRow, recordPayoutProjection, statusWalkSuffixRows, walkFindsPageSooner } from '../../src/read-models/payouts';
 import { TEST_ENV } from '../helpers/test-env';
 
 const FIRST = ['Ana', 'Anna', 'Hannah', 'Bob', 'Zoë', 'Ñandú'];
@@ -105,6 +105,23 @@ describe.each(ENGINES)('%s', (engine, url) => {
     }
     // The fixtures are chosen so that both plans run: a page by walking and a page of matches.
     expect(plans).toEqual(new Set([true, false]));
+  });
+
+  it('a search with a status filter counts and pages like the reference, whichever way it is counted', async () => {
+    // All fixtures end SUCCEEDED: a frequent text is counted by walking the status index
+    // (statusWalkSuffixRows(60) suffix rows or more), a rare one by reading its matches' rows.
+    expect(statusWalkSuffixRows(PAYOUTS)).toBe(8);
+    for (const search of ['a', 'an', 'ana', 'hannah', 'zoë', 'smith', 'quixote', newestFirst[3]!.id]) {
+      for (const statuses of [['SUCCEEDED'], ['PROCESSING'], ['PROCESSING', 'SUCCEEDED']] as const) {
+        const want = (statuses as readonly string[]).includes('SUCCEEDED') ? expected(search) : [];
+        const result = await listPayouts(dataSource, scope, {
+          limit: 5, filters: { statuses: [...statuses], currencies: [], brands: [], search: parsePayoutSearch(search, []) },
+        });
+        if ('cursorNotFound' in result) throw new Error('cursor not found');
+        expect({ search, statuses, total: result.totalCount, ids: result.data.map((p) => p.id) })
+          .toEqual({ search, statuses, total: want.length, ids: want.slice(0, 5).map((v) => v.id) });
+      }
+    }
   });
 
   it('longer searches still match literally', async () => {
