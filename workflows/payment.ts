@@ -99,8 +99,6 @@ const LOCAL_PROJECTION_PATCH = 'local-projection';
 const ACTIVITY_PROJECTION_PATCH = 'activity-projection';
 /** Runs before this patch answered a create only after the projector had written it. */
 const API_PROJECTS_CREATE_PATCH = 'api-projects-create';
-/** New runs project by activity; histories of the local-projection period replay as recorded. */
-const projectionStore = () => (patched(ACTIVITY_PROJECTION_PATCH) || !patched(LOCAL_PROJECTION_PATCH) ? store : localStore);
 /**
  * Runs before this patch projected, published events and shredded the card in separate activities
  * (each its own activity task and workflow task); now one `recordChange` activity does all three.
@@ -112,12 +110,24 @@ const LOOKUP_BEFORE_GIVING_UP_PATCH = 'lookup-before-giving-up';
 const HANDLERS_BEFORE_LAST_PROJECTION_PATCH = 'handlers-before-last-projection';
 /** Runs before this patch could let two handlers that started together both pass `exclusive`. */
 const ONE_HANDLER_AT_A_TIME_PATCH = 'one-handler-at-a-time';
+/**
+ * Runs started since this patch take every patch above with this one marker. Each marker brings a
+ * `TemporalChangeVersion` search-attribute upsert of its own (a history event and a visibility
+ * write on the server): four in every create's first workflow task before, one now. Runs started
+ * before it still ask for each patch. A later patch keeps its own marker, or moves this one on.
+ */
+const EARLIER_PATCHES_PATCH = 'earlier-patches';
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 /** Statuses that complete a Payment for its Shape B `callback_url`. */
 const COMPLETED: readonly PaymentView['status'][] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
 
 export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentView> {
+  // First, so that a run started before the patch decides while it replays its first task.
+  const startedWithEarlierPatches = patched(EARLIER_PATCHES_PATCH);
+  const takes = (patchId: string) => startedWithEarlierPatches || patched(patchId);
+  /** New runs project by activity; histories of the local-projection period replay as recorded. */
+  const projectionStore = () => (takes(ACTIVITY_PROJECTION_PATCH) || !patched(LOCAL_PROJECTION_PATCH) ? store : localStore);
   const settings = input.settings;
   let payment: PaymentView = input.payment;
   let created = input.carried?.created ?? false;
@@ -188,7 +198,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (patched(ONE_HANDLER_AT_A_TIME_PATCH)) {
+    if (takes(ONE_HANDLER_AT_A_TIME_PATCH)) {
       // Handlers that start in one activation all wake from the same wait on `busy`, so taking
       // the lock must be a check and a set with no await between them.
       while (busy) await condition(() => !busy);
@@ -239,7 +249,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       return { ok: true, payment };
     }
     let result: AuthorizationResult;
-    const local = patched(LOCAL_AUTHORIZATION_PATCH);
+    const local = takes(LOCAL_AUTHORIZATION_PATCH);
     try {
       result = await (local ? localProvider : provider).authorizeCard({
         paymentId: payment.id,
@@ -294,7 +304,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       created = true;
       // The API projects the Payment this update returns (state the server has persisted by then),
       // so a create answers without waiting for the projector's activity and workflow task.
-      if (!patched(API_PROJECTS_CREATE_PATCH)) await projected();
+      if (!takes(API_PROJECTS_CREATE_PATCH)) await projected();
       return { ok: true, payment };
     });
   });
@@ -427,7 +437,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       const projectionDue = () => payment.version > projectedVersion;
       const due = () => created && (projectionDue() || outbox.length > 0 || cardsToShred.length > 0);
       await condition(() => due() || stopProjector);
-      if (due() && patched(ONE_CHANGE_RECORD_PATCH)) {
+      if (due() && takes(ONE_CHANGE_RECORD_PATCH)) {
         // Events go out after the projection that shows them, in the same activity (an outbox).
         // While a handler waits for the projection it goes alone, and the events follow.
         const snapshot = payment;
@@ -472,7 +482,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   async function finish(): Promise<PaymentView> {
-    if (patched(HANDLERS_BEFORE_LAST_PROJECTION_PATCH)) {
+    if (takes(HANDLERS_BEFORE_LAST_PROJECTION_PATCH)) {
       // A handler still running (a late provider notification, say) may change the Payment and
       // wait for its projection, so the projector stops only after the handlers are done.
       await condition(allHandlersFinished);
@@ -491,7 +501,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     const wasCreated = await condition(() => created, settings.abandonAfterSeconds * 1000);
     if (!wasCreated) {
       await condition(() => !busy);
-      if (!created && cardToken && patched(LOOKUP_BEFORE_GIVING_UP_PATCH)) await adoptUnansweredAuthorization(cardToken);
+      if (!created && cardToken && takes(LOOKUP_BEFORE_GIVING_UP_PATCH)) await adoptUnansweredAuthorization(cardToken);
       if (!created) {
         if (cardToken) await store.shredCard(cardToken);
         return finish();

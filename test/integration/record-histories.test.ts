@@ -145,6 +145,13 @@ it('records every main path and replays the exported histories', async () => {
   const outcomes = await replayHistories(await workflowBundle(), readHistoryFiles(outDir));
   expect(outcomes.filter((o) => !o.ok)).toEqual([]);
 
+  // A Payment run started now carries one patch marker, with its one TemporalChangeVersion upsert.
+  for (const file of written.filter((f) => path.basename(f).startsWith('payment-'))) {
+    const { events } = JSON.parse(fs.readFileSync(file, 'utf8')) as { events: HistoryEventJson[] };
+    expect({ file: path.basename(file), patches: patchMarkers(events), upserts: changeVersionUpserts(events) })
+      .toEqual({ file: path.basename(file), patches: ['earlier-patches'], upserts: 1 });
+  }
+
   if (process.env.RECORD_HISTORIES === '1') {
     const committed = path.join(__dirname, '..', 'replay', 'histories');
     // Histories of earlier workflow code stay: they prove that runs started then still replay.
@@ -154,3 +161,22 @@ it('records every main path and replays the exported histories', async () => {
     for (const file of written) fs.copyFileSync(file, path.join(committed, path.basename(file)));
   }
 }, 240_000);
+
+interface HistoryEventJson {
+  eventType: string;
+  markerRecordedEventAttributes?: { markerName: string; details?: Record<string, { payloads: { data: string }[] }> };
+  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes: { indexedFields: Record<string, unknown> } };
+}
+
+function patchMarkers(events: HistoryEventJson[]): string[] {
+  return events.flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_patch') return [];
+    const data = marker.details?.['patch-data']?.payloads[0]?.data ?? '';
+    return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id];
+  });
+}
+
+function changeVersionUpserts(events: HistoryEventJson[]): number {
+  return events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes.indexedFields.TemporalChangeVersion).length;
+}
