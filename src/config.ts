@@ -48,6 +48,8 @@ export interface Config {
   /** How long a worker's relay owns an event's first attempt before another worker's sweeper takes it over. */
   webhookRelayLeaseSeconds: number;
   webhookRelaySweepSeconds: number;
+  /** How often each worker forgets CVCs older than any authorization could need (`cvcMaxAgeSeconds`). */
+  vaultSweepSeconds: number;
   /** The service's own limit per API key (token bucket): sustained rate and burst. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -82,6 +84,7 @@ export function loadConfig(): Config {
     webhookInitialRetrySeconds: int('WEBHOOK_INITIAL_RETRY_SECONDS', 5),
     webhookRelayLeaseSeconds: int('WEBHOOK_RELAY_LEASE_SECONDS', 30),
     webhookRelaySweepSeconds: int('WEBHOOK_RELAY_SWEEP_SECONDS', 5),
+    vaultSweepSeconds: int('VAULT_SWEEP_SECONDS', 60),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
     rateLimitBurst: int('RATE_LIMIT_BURST', 200),
   };

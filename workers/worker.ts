@@ -9,7 +9,8 @@ import { openDataSource } from '../src/db/data-source';
 import { createLogger } from '../src/observability/logger';
 import { WorkerMetrics, measuredProvider } from '../src/observability/worker-metrics';
 import { HttpProviderClient } from '../src/provider/http-client';
-import { CardVaultStore } from '../src/vault/card-vault';
+import { every } from '../src/background/every';
+import { CardVaultStore, cvcMaxAgeSeconds } from '../src/vault/card-vault';
 import { SecretBox } from '../src/vault/crypto';
 import { connectTemporal } from '../src/temporal/client';
 import { WebhookRelay } from '../src/webhooks/relay';
@@ -80,11 +81,18 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   const run = worker.run();
   deps.relay.start();
+  const vaultSweep = every(config.vaultSweepSeconds * 1000, async () => {
+    const forgotten = await deps.vault.forgetCvcsSealedBefore(Math.floor(Date.now() / 1000) - cvcMaxAgeSeconds(config.paymentActionTtlSeconds));
+    if (forgotten === 0) return;
+    deps.metrics.cvcsForgotten.inc(forgotten);
+    deps.logger.warn({ forgotten }, 'vault sweep forgot CVCs older than any authorization could need');
+  }, (error) => deps.logger.warn({ err: String(error) }, 'vault sweep failed'));
   return {
     worker,
     metrics: deps.metrics,
     run,
     async shutdown() {
+      vaultSweep.stop();
       worker.shutdown();
       await run.catch(() => undefined);
       await deps.relay.stop();

@@ -8,6 +8,7 @@ import { connectTemporal } from '../temporal/client';
 import { CardVaultStore } from '../vault/card-vault';
 import { SecretBox } from '../vault/crypto';
 import { TokenBuckets } from '../domain/rate-limit';
+import { every } from '../background/every';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { IdempotencyStore } from './idempotency';
@@ -37,15 +38,12 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
   // Port 0 (tests) binds a free port; links we hand out must point at it.
   if (config.port === 0 && !process.env.PUBLIC_BASE_URL) config.publicBaseUrl = `http://127.0.0.1:${port}`;
   // Idempotency records past their retention are purged hourly.
-  const purge = setInterval(() => {
-    new IdempotencyStore(dataSource).purgeExpired().catch((error: unknown) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
-  }, 3600_000);
-  purge.unref();
+  const purge = every(3600_000, () => new IdempotencyStore(dataSource).purgeExpired(), (error) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
     async close() {
-      clearInterval(purge);
+      purge.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.connection.close();

@@ -160,6 +160,7 @@ export const CardVault = new EntitySchema<CardVaultRow>({
     cvc_ciphertext: text(true),
     created_at: bigint(),
   },
+  indices: [{ name: 'idx_card_vault_created', columns: ['created_at'] }],
 });
 
 export interface PaymentRow {

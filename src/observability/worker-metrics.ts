@@ -21,6 +21,11 @@ export class WorkerMetrics {
     labelNames: ['object', 'status'] as const, registers: [this.registry],
   });
 
+  readonly cvcsForgotten = new Counter({
+    name: 'vault_cvcs_forgotten_total', help: 'CVCs the vault sweep forgot because no authorization could still need them (a card orphaned by a process that died).',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

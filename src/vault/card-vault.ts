@@ -1,9 +1,22 @@
 // Card tokenization (DESIGN decision 5): the API seals the card here and hands Temporal only the
-// token. The CVC is deleted right after authorization; the PAN once it is no longer needed.
-import type { DataSource } from 'typeorm';
+// token. The card (CVC and PAN) is shredded once its authorization's answer is in history, a payout's
+// card once the payout is terminal; a CVC left behind by a process that died is swept by age.
+import { LessThan, Not, IsNull, type DataSource } from 'typeorm';
 import { CardVault } from '../db/entities';
 import { newId } from '../domain/ids';
 import { SecretBox } from './crypto';
+
+/**
+ * An authorization uses a CVC within its Payment's action window (a create retried under its key
+ * until the workflow gives up, a hosted page submitted and authorized at once), plus the retries of
+ * its provider calls, well inside this margin. A CVC sealed longer ago belongs to a card whose
+ * process died before a workflow had it (or to a workflow that could not shred it): it is forgotten.
+ */
+const CVC_MARGIN_SECONDS = 300;
+
+export function cvcMaxAgeSeconds(paymentActionTtlSeconds: number): number {
+  return paymentActionTtlSeconds + CVC_MARGIN_SECONDS;
+}
 
 export interface VaultedCard {
   number: string;
@@ -38,8 +51,13 @@ export class CardVaultStore {
     };
   }
 
-  async forgetCvc(token: string): Promise<void> {
-    await this.dataSource.getRepository(CardVault).update({ token }, { cvc_ciphertext: null });
+  /** Forgets every CVC sealed before `cutoffSeconds` (the PAN stays); returns how many. */
+  async forgetCvcsSealedBefore(cutoffSeconds: number): Promise<number> {
+    const result = await this.dataSource.getRepository(CardVault).update(
+      { created_at: LessThan(cutoffSeconds), cvc_ciphertext: Not(IsNull()) },
+      { cvc_ciphertext: null },
+    );
+    return result.affected ?? 0;
   }
 
   async shred(token: string): Promise<void> {

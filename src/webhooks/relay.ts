@@ -9,6 +9,7 @@
 // whose lease ran out unsettled to a workflow. An attempt that reached the endpoint just before its
 // process died may be made again: delivery is at least once, under the same webhook-id.
 import { LessThan } from 'typeorm';
+import { every, type Repeating } from '../background/every';
 import { Event, WebhookAttempt } from '../db/entities';
 import type { Logger } from '../observability/logger';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
@@ -29,7 +30,7 @@ const SWEEP_BATCH = 100;
 export class WebhookRelay {
   private readonly queue: Array<{ eventId: string; leaseUntilMs: number }> = [];
   private readonly running = new Set<Promise<void>>();
-  private sweeper: NodeJS.Timeout | null = null;
+  private sweeper: Repeating | null = null;
   private stopped = false;
 
   constructor(private readonly deps: RelayDeps, private readonly settings: RelaySettings) {}
@@ -48,9 +49,7 @@ export class WebhookRelay {
 
   /** Sweeps every `sweepIntervalMs` until `stop()`. */
   start(): void {
-    this.sweeper ??= setInterval(() => {
-      this.sweep().catch((error: unknown) => this.deps.logger.warn({ err: String(error) }, 'webhook relay sweep failed'));
-    }, this.settings.sweepIntervalMs);
+    this.sweeper ??= every(this.settings.sweepIntervalMs, () => this.sweep(), (error) => this.deps.logger.warn({ err: String(error) }, 'webhook relay sweep failed'));
   }
 
   /** Hands every event whose lease ran out unsettled to a delivery workflow; returns how many. */
@@ -76,7 +75,7 @@ export class WebhookRelay {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper?.stop();
     this.sweeper = null;
     const queued = this.queue.splice(0);
     await Promise.allSettled(queued.map((item) => this.handOff(item.eventId, 0)));

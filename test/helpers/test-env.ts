@@ -25,6 +25,9 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
     // A sweeper looks for events whose relay died every second (5 s in production).
     WEBHOOK_RELAY_SWEEP_SECONDS: '1',
+    // The worker's vault sweep forgets CVCs past this TTL (plus a margin): the API's TTL, swept every second.
+    PAYMENT_ACTION_TTL_SECONDS: String(TEST_ENV.actionTtlSeconds),
+    VAULT_SWEEP_SECONDS: '1',
     // Extra workers of crash tests pick a free metrics port; the suite's main worker gets a fixed one.
     WORKER_METRICS_PORT: '0',
     ...extra,
