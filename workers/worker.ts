@@ -81,8 +81,11 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   const run = worker.run();
   deps.relay.start();
+  let sweptBefore = 0; // the first sweep of a process reads every age, later ones what aged since
   const vaultSweep = every(config.vaultSweepSeconds * 1000, async () => {
-    const forgotten = await deps.vault.forgetCvcsSealedBefore(Math.floor(Date.now() / 1000) - cvcMaxAgeSeconds(config.paymentActionTtlSeconds));
+    const cutoff = Math.floor(Date.now() / 1000) - cvcMaxAgeSeconds(config.paymentActionTtlSeconds);
+    const forgotten = await deps.vault.forgetCvcsSealedBefore(cutoff, sweptBefore);
+    sweptBefore = cutoff;
     if (forgotten === 0) return;
     deps.metrics.cvcsForgotten.inc(forgotten);
     deps.logger.warn({ forgotten }, 'vault sweep forgot CVCs older than any authorization could need');

@@ -1,7 +1,7 @@
 // Card tokenization (DESIGN decision 5): the API seals the card here and hands Temporal only the
 // token. The card (CVC and PAN) is shredded once its authorization's answer is in history, a payout's
 // card once the payout is terminal; a CVC left behind by a process that died is swept by age.
-import { LessThan, Not, IsNull, type DataSource } from 'typeorm';
+import { Between, IsNull, Not, type DataSource } from 'typeorm';
 import { CardVault } from '../db/entities';
 import { newId } from '../domain/ids';
 import { SecretBox } from './crypto';
@@ -51,10 +51,14 @@ export class CardVaultStore {
     };
   }
 
-  /** Forgets every CVC sealed before `cutoffSeconds` (the PAN stays); returns how many. */
-  async forgetCvcsSealedBefore(cutoffSeconds: number): Promise<number> {
+  /**
+   * Forgets every CVC sealed before `cutoffSeconds` and not before `sinceSeconds` (the PAN stays);
+   * returns how many. A sweep passes its previous cutoff as `sinceSeconds`, so that the cards of
+   * long-pending payouts (no CVC) are not read again every time.
+   */
+  async forgetCvcsSealedBefore(cutoffSeconds: number, sinceSeconds = 0): Promise<number> {
     const result = await this.dataSource.getRepository(CardVault).update(
-      { created_at: LessThan(cutoffSeconds), cvc_ciphertext: Not(IsNull()) },
+      { created_at: Between(sinceSeconds, cutoffSeconds - 1), cvc_ciphertext: Not(IsNull()) },
       { cvc_ciphertext: null },
     );
     return result.affected ?? 0;

@@ -20,7 +20,7 @@ async function sealed(cvc: string | null, ageSeconds: number, createdAt = nowSec
   return token;
 }
 
-it('forgets the CVCs sealed before the cutoff and keeps their PANs, and every newer CVC', async () => {
+it('forgets the CVCs sealed before the cutoff (and since a previous one) and keeps their PANs, and every newer CVC', async () => {
   // Dated far ahead, so that neither the running worker's sweep nor the cards of other tests interfere.
   const old = await sealed('737', 0, 4_000_000_000);
   const oldWithoutCvc = await sealed(null, 0, 4_000_000_000);
@@ -30,6 +30,15 @@ it('forgets the CVCs sealed before the cutoff and keeps their PANs, and every ne
   expect(await api.deps.vault.reveal(oldWithoutCvc)).toEqual({ number: '4242424242424242', cvc: null });
   expect(await api.deps.vault.reveal(recent)).toEqual({ number: '4242424242424242', cvc: '737' });
   expect(await api.deps.vault.forgetCvcsSealedBefore(4_000_000_050)).toBe(0);
+  // From a previous cutoff on: the CVCs sealed before it are not looked at again.
+  const before = await sealed('737', 0, 4_000_000_010);
+  const since = await sealed('737', 0, 4_000_000_060);
+  expect(await api.deps.vault.forgetCvcsSealedBefore(4_000_000_100, 4_000_000_050)).toBe(1);
+  expect((await api.deps.vault.reveal(before))?.cvc).toBe('737');
+  expect((await api.deps.vault.reveal(since))?.cvc).toBeNull();
+  expect((await api.deps.vault.reveal(recent))?.cvc).toBe('737');
+  await api.deps.vault.shred(before);
+  await api.deps.vault.shred(since);
   for (const token of [old, oldWithoutCvc, recent]) await api.deps.vault.shred(token);
 });
 
@@ -45,8 +54,10 @@ it('a CVC lives through its Payment action window and a margin for the provider 
 
 it('the running worker sweeps: an orphaned CVC goes, a CVC an authorization may still use stays', async () => {
   const maxAge = cvcMaxAgeSeconds(TEST_ENV.actionTtlSeconds);
+  // Both age past the sweep's cutoff while the test runs (the worker sweeps what aged since its
+  // last sweep): the orphaned card in 2 seconds, the other in a minute.
   const inUse = await sealed('737', maxAge - 60);
-  const orphaned = await sealed('737', maxAge + 60);
+  const orphaned = await sealed('737', maxAge - 2);
   await eventually(() => api.deps.vault.reveal(orphaned), (card) => card?.cvc === null, 15_000);
   // The sweep that forgot the orphaned CVC ran after the other card was sealed.
   expect(await api.deps.vault.reveal(inUse)).toEqual({ number: '4242424242424242', cvc: '737' });
