@@ -145,7 +145,7 @@ export interface CardVaultRow {
   token: string;
   merchant_id: string;
   pan_ciphertext: string;
-  /** Deleted as soon as authorization has used it. */
+  /** Gone with the card once its authorization answered; forgotten by the vault sweep past `cvcMaxAgeSeconds`. */
   cvc_ciphertext: string | null;
   created_at: number;
 }
