@@ -9,8 +9,8 @@ import { openDataSource } from '../src/db/data-source';
 import { createLogger } from '../src/observability/logger';
 import { WorkerMetrics, measuredProvider } from '../src/observability/worker-metrics';
 import { HttpProviderClient } from '../src/provider/http-client';
-import { every } from '../src/background/every';
-import { CardVaultStore, cvcMaxAgeSeconds } from '../src/vault/card-vault';
+import { CardVaultStore } from '../src/vault/card-vault';
+import { startCvcSweep } from '../src/vault/cvc-sweep';
 import { SecretBox } from '../src/vault/crypto';
 import { connectTemporal } from '../src/temporal/client';
 import { WebhookRelay } from '../src/webhooks/relay';
@@ -81,15 +81,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   const run = worker.run();
   deps.relay.start();
-  let sweptBefore = 0; // the first sweep of a process reads every age, later ones what aged since
-  const vaultSweep = every(config.vaultSweepSeconds * 1000, async () => {
-    const cutoff = Math.floor(Date.now() / 1000) - cvcMaxAgeSeconds(config.paymentActionTtlSeconds);
-    const forgotten = await deps.vault.forgetCvcsSealedBefore(cutoff, sweptBefore);
-    sweptBefore = cutoff;
-    if (forgotten === 0) return;
-    deps.metrics.cvcsForgotten.inc(forgotten);
-    deps.logger.warn({ forgotten }, 'vault sweep forgot CVCs older than any authorization could need');
-  }, (error) => deps.logger.warn({ err: String(error) }, 'vault sweep failed'));
+  const vaultSweep = startCvcSweep(deps, { intervalSeconds: config.vaultSweepSeconds, paymentActionTtlSeconds: config.paymentActionTtlSeconds });
   return {
     worker,
     metrics: deps.metrics,
