@@ -2,6 +2,7 @@
 // asks, one saturation step, and returns its steps' results. Nothing here asserts on timing.
 import { randomUUID } from 'node:crypto';
 import { meterCpu, type CpuUse } from './lib/cpu';
+import { meterStatements } from './lib/statements';
 import type { BenchEnv } from './lib/env';
 import { runLoad, latencyStats, type LatencyStats, type LoadResult, type LoadSpec, type RequestSpec } from './lib/load';
 import { payoutIdsAtDepth, samplePayments, withDb, RARE_SURNAME, type Seeded, type SeededMerchant } from './lib/seed';
@@ -35,6 +36,8 @@ export interface StepResult extends LoadResult {
   webhookLag?: LatencyStats & { expected: number; delivered: number };
   /** CPU seconds by part of the system while the load ran (bench/lib/cpu.ts). */
   cpu?: CpuUse;
+  /** Statements MariaDB ran for every client while the load ran (bench/lib/statements.ts). */
+  statements?: number;
 }
 
 export interface Context {
@@ -74,9 +77,10 @@ async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSec
   const run = async (name: string, rate: number | null, durationSeconds: number, connections: number) => {
     ctx.log(`  ${scenario}: ${name}`);
     if (before) await before();
+    const endStatements = await meterStatements(ctx.databaseUrl);
     const endMeter = meterCpu();
     const load = await runLoad({ ...base, name, rate, durationSeconds, connections });
-    const result: StepResult = { scenario, ...load, cpu: endMeter() ?? undefined };
+    const result: StepResult = { scenario, ...load, cpu: endMeter() ?? undefined, statements: await endStatements() };
     if (after) await after(result);
     results.push(result);
     ctx.log(`    ${result.ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors; ${result.throughput.toFixed(1)}/s; p50 ${result.p50.toFixed(1)} p95 ${result.p95.toFixed(1)} p99 ${result.p99.toFixed(1)} ms`);

@@ -56,7 +56,7 @@ const LAST_NAMES = [
 export const RARE_SURNAME = 'Quixotería';
 export const RARE_EVERY = 50_000;
 
-async function connect(url: string): Promise<mysql.Connection> {
+export async function connect(url: string): Promise<mysql.Connection> {
   const parsed = new URL(url);
   return mysql.createConnection({
     host: parsed.hostname, port: Number(parsed.port || 3306), user: parsed.username || 'root', password: parsed.password,
