@@ -48,11 +48,10 @@ function snapshot(subject: EventSubject): Record<string, unknown> {
 export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {
   for (const event of events) {
     const leaseUntilMs = deps.relay.leaseUntil();
+    const recorded = { id: event.id, merchant_id: event.merchantId, livemode: event.livemode, payload: eventBody(event), endpoint: event.callbackUrl ?? null };
     try {
       await deps.dataSource.getRepository(Event).insert({
-        id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
-        object_id: event.objectId, payload: eventBody(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt,
-        relay_lease_until_ms: leaseUntilMs,
+        ...recorded, type: event.type, object_id: event.objectId, created_at: event.createdAt, relay_lease_until_ms: leaseUntilMs,
       });
     } catch (error) {
       // Recorded by an earlier try of this activity: that try's relay, or a sweeper, has it.
@@ -61,7 +60,7 @@ export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]):
     }
     // A callback repeats a status change its webhook event already counted.
     if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
-    deps.relay.enqueue(event.id, leaseUntilMs);
+    deps.relay.enqueue(recorded, leaseUntilMs);
   }
 }
 

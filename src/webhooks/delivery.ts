@@ -1,8 +1,9 @@
-// One attempt to deliver an event: read it, sign it with the merchant's active secrets, POST it,
-// record the attempt. Shared by the relay's first attempt and the WebhookDeliveryWorkflow's retries,
-// so both send the same bytes under the same webhook-id and count in the same attempts table.
+// One attempt to deliver an event: read it (unless its recorder hands it over), sign it with the
+// merchant's active secrets, POST it, record the attempt. Shared by the relay's first attempt and
+// the WebhookDeliveryWorkflow's retries, so both send the same bytes under the same webhook-id and
+// count in the same attempts table.
 import type { DataSource } from 'typeorm';
-import { Event, Merchant, WebhookAttempt } from '../db/entities';
+import { Event, WebhookAttempt, type EventRow } from '../db/entities';
 import type { WorkerMetrics } from '../observability/worker-metrics';
 import { postJson } from './http-post';
 import type { WebhookSecrets } from './secrets';
@@ -25,8 +26,13 @@ export type AttemptOutcome =
   /** No 2xx (an error answer, a time-out, a reset): retried with backoff. */
   | { kind: 'failed'; error: string };
 
+/** What an attempt sends: the event as recorded. */
+export type DeliverableEvent = Pick<EventRow, 'id' | 'merchant_id' | 'livemode' | 'payload' | 'endpoint'>;
+
 export interface AttemptInput {
   eventId: string;
+  /** The event as its recorder just wrote it, so that the relay's first attempt does not read it back. */
+  event?: DeliverableEvent;
   /** The delivery this attempt belongs to: the event id, or a resend's id. */
   deliveryId: string;
   /** 1 for the first attempt of the delivery. */
@@ -34,13 +40,12 @@ export interface AttemptInput {
 }
 
 export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): Promise<AttemptOutcome> {
-  const event = await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
+  const event = input.event ?? await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
   if (!event) return { kind: 'skipped', reason: 'event missing' };
-  const merchant = await deps.dataSource.getRepository(Merchant).findOneBy({ id: event.merchant_id });
-  const endpoint = event.endpoint ?? merchant?.webhook_url;
-  if (!merchant || !endpoint) return { kind: 'skipped', reason: 'no webhook endpoint configured' };
-  const secrets = await deps.webhookSecrets.active(merchant.id);
-  const headers = signWebhook(event.id, new Date(), event.payload, secrets);
+  const target = await deps.webhookSecrets.signingTarget(event.merchant_id);
+  const endpoint = event.endpoint ?? target?.webhookUrl;
+  if (!target || !endpoint) return { kind: 'skipped', reason: 'no webhook endpoint configured' };
+  const headers = signWebhook(event.id, new Date(), event.payload, target.secrets);
   const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
   await deps.dataSource.getRepository(WebhookAttempt).insert({
     event_id: event.id,

@@ -12,7 +12,7 @@ import { LessThan } from 'typeorm';
 import { every, type Repeating } from '../background/every';
 import { Event, WebhookAttempt } from '../db/entities';
 import type { Logger } from '../observability/logger';
-import { attemptDelivery, type DeliveryDeps } from './delivery';
+import { attemptDelivery, type DeliverableEvent, type DeliveryDeps } from './delivery';
 import { startDelivery, type DeliveryStarterDeps } from './start-delivery';
 
 export type RelayDeps = DeliveryDeps & DeliveryStarterDeps & { logger: Logger };
@@ -28,7 +28,7 @@ export interface RelaySettings {
 const SWEEP_BATCH = 100;
 
 export class WebhookRelay {
-  private readonly queue: Array<{ eventId: string; leaseUntilMs: number }> = [];
+  private readonly queue: Array<{ event: DeliverableEvent; leaseUntilMs: number }> = [];
   private readonly running = new Set<Promise<void>>();
   private sweeper: Repeating | null = null;
   private stopped = false;
@@ -40,10 +40,10 @@ export class WebhookRelay {
     return nowMs + this.settings.leaseMs;
   }
 
-  /** Queues the first attempt of an event this process just recorded with `leaseUntil`. */
-  enqueue(eventId: string, leaseUntilMs: number): void {
+  /** Queues the first attempt of an event this process just recorded, as recorded, with `leaseUntil`. */
+  enqueue(event: DeliverableEvent, leaseUntilMs: number): void {
     if (this.stopped) return; // the sweeper of a running worker takes it over
-    this.queue.push({ eventId, leaseUntilMs });
+    this.queue.push({ event, leaseUntilMs });
     this.pump();
   }
 
@@ -78,17 +78,17 @@ export class WebhookRelay {
     this.sweeper?.stop();
     this.sweeper = null;
     const queued = this.queue.splice(0);
-    await Promise.allSettled(queued.map((item) => this.handOff(item.eventId, 0)));
+    await Promise.allSettled(queued.map((item) => this.handOff(item.event.id, 0)));
     await Promise.allSettled([...this.running]);
   }
 
   private pump(): void {
     while (this.running.size < this.settings.concurrency && this.queue.length > 0) {
       const item = this.queue.shift()!;
-      const run: Promise<void> = this.relay(item.eventId, item.leaseUntilMs)
+      const run: Promise<void> = this.relay(item.event, item.leaseUntilMs)
         .catch((error: unknown) => {
           // Left unsettled: a sweeper hands it to a workflow when the lease runs out.
-          this.deps.logger.warn({ err: String(error), eventId: item.eventId }, 'webhook relay attempt failed to finish');
+          this.deps.logger.warn({ err: String(error), eventId: item.event.id }, 'webhook relay attempt failed to finish');
         })
         .finally(() => {
           this.running.delete(run);
@@ -98,15 +98,15 @@ export class WebhookRelay {
     }
   }
 
-  private async relay(eventId: string, leaseUntilMs: number): Promise<void> {
+  private async relay(event: DeliverableEvent, leaseUntilMs: number): Promise<void> {
     // An attempt that could outlast the lease might overlap a sweeper's workflow: hand it over instead.
     if (this.stopped || Date.now() + this.deps.webhooks.attemptTimeoutMs * 2 >= leaseUntilMs) {
-      await this.handOff(eventId, 0);
+      await this.handOff(event.id, 0);
       return;
     }
-    const outcome = await attemptDelivery(this.deps, { eventId, deliveryId: eventId, attempt: 1 });
-    if (outcome.kind === 'failed') await this.handOff(eventId, 1);
-    else await this.settle(eventId);
+    const outcome = await attemptDelivery(this.deps, { eventId: event.id, event, deliveryId: event.id, attempt: 1 });
+    if (outcome.kind === 'failed') await this.handOff(event.id, 1);
+    else await this.settle(event.id);
   }
 
   private async handOff(eventId: string, attemptsBefore: number): Promise<void> {

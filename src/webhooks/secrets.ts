@@ -2,7 +2,7 @@
 // one keep signing until its grace period ends.
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { WebhookSecret } from '../db/entities';
+import { Merchant, WebhookSecret } from '../db/entities';
 import { randomBase62 } from '../domain/ids';
 import type { SecretBox } from '../vault/crypto';
 
@@ -24,10 +24,23 @@ export class WebhookSecrets {
     return secret;
   }
 
-  /** Newest first: the secrets that sign now. */
-  async active(merchantId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string[]> {
-    const rows = await this.dataSource.getRepository(WebhookSecret).find({ where: { merchant_id: merchantId }, order: { created_at: 'DESC' } });
-    return rows.filter((r) => r.expires_at === null || r.expires_at > nowSeconds).map((r) => this.box.open(r.secret_ciphertext, merchantId));
+  /**
+   * What an attempt needs of the merchant, in one statement: its webhook URL and the secrets that
+   * sign now, newest first. Null when there is no such merchant.
+   */
+  async signingTarget(merchantId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ webhookUrl: string | null; secrets: string[] } | null> {
+    const rows = await this.dataSource.getRepository(Merchant).createQueryBuilder('m')
+      .leftJoin(WebhookSecret.options.name, 's', 's.merchant_id = m.id AND (s.expires_at IS NULL OR s.expires_at > :now)', { now: nowSeconds })
+      .select('m.webhook_url', 'webhook_url')
+      .addSelect('s.secret_ciphertext', 'secret_ciphertext')
+      .where('m.id = :merchantId', { merchantId })
+      .orderBy('s.created_at', 'DESC')
+      .getRawMany<{ webhook_url: string | null; secret_ciphertext: string | null }>();
+    if (!rows.length) return null;
+    return {
+      webhookUrl: rows[0]!.webhook_url,
+      secrets: rows.flatMap((r) => (r.secret_ciphertext ? [this.box.open(r.secret_ciphertext, merchantId)] : [])),
+    };
   }
 
   /** A new secret; the current ones keep signing for `graceSeconds`. */

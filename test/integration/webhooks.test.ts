@@ -7,6 +7,7 @@ import { Event, WebhookAttempt } from '../../src/db/entities';
 import { randomBase62 } from '../../src/domain/ids';
 import { WorkerMetrics } from '../../src/observability/worker-metrics';
 import { postJson } from '../../src/webhooks/http-post';
+import type { DeliverableEvent } from '../../src/webhooks/delivery';
 import { WebhookRelay } from '../../src/webhooks/relay';
 import { WebhookSecrets } from '../../src/webhooks/secrets';
 import { startDelivery } from '../../src/webhooks/start-delivery';
@@ -175,19 +176,35 @@ describe('the relay of a worker that stops or falls behind', () => {
     }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency });
   }
 
-  async function recordEvent(leaseUntilMs: number): Promise<string> {
-    const eventId = `evt_${randomBase62(24)}`;
-    await api.deps.dataSource.getRepository(Event).insert({
-      id: eventId, merchant_id: merchant.merchantId, livemode: false, type: 'payment.succeeded', object_id: 'pay_relay',
-      payload: JSON.stringify({ id: eventId }), created_at: 1, relay_lease_until_ms: leaseUntilMs,
-    });
-    return eventId;
+  function newEvent(): DeliverableEvent {
+    const id = `evt_${randomBase62(24)}`;
+    return { id, merchant_id: merchant.merchantId, livemode: false, payload: JSON.stringify({ id }), endpoint: null };
   }
+
+  /** Records an event as `publishEvents` does and returns what it hands to the relay. */
+  async function recordEvent(leaseUntilMs: number): Promise<DeliverableEvent> {
+    const event = newEvent();
+    await api.deps.dataSource.getRepository(Event).insert({
+      ...event, type: 'payment.succeeded', object_id: 'pay_relay', created_at: 1, relay_lease_until_ms: leaseUntilMs,
+    });
+    return event;
+  }
+
+  it('sends the event it was handed without reading it back', async () => {
+    // Never written: an attempt that read the event would find nothing and skip it.
+    const event = newEvent();
+    const r = relay(4);
+    r.enqueue(event, r.leaseUntil());
+    const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === event.id), (list) => list.length >= 1);
+    expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(event.payload));
+    await r.stop();
+  });
 
   it('hands an event whose lease is too close to its end to a workflow instead of attempting it', async () => {
     const r = relay(4);
-    const eventId = await recordEvent(Date.now() + 1000);
-    r.enqueue(eventId, Date.now() + 1000);
+    const event = await recordEvent(Date.now() + 1000);
+    r.enqueue(event, Date.now() + 1000);
+    const eventId = event.id;
     await r.stop();
     expect((await api.deps.temporal.workflow.getHandle(eventId).describe()).type).toBe('WebhookDeliveryWorkflow');
     expect(await relayLease(eventId)).toBeNull();
@@ -199,10 +216,11 @@ describe('the relay of a worker that stops or falls behind', () => {
     receiver.respondWith('hang', 200, 200);
     const r = relay(1);
     const lease = r.leaseUntil();
-    const first = await recordEvent(lease);
-    const second = await recordEvent(lease);
-    r.enqueue(first, lease);
-    r.enqueue(second, lease);
+    const firstEvent = await recordEvent(lease);
+    const secondEvent = await recordEvent(lease);
+    r.enqueue(firstEvent, lease);
+    r.enqueue(secondEvent, lease);
+    const [first, second] = [firstEvent.id, secondEvent.id];
     await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === first), (list) => list.length >= 1);
     await r.stop();
     // The first timed out in the relay and went to a workflow as attempt 2; the second was never tried by the relay.
