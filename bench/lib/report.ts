@@ -67,16 +67,18 @@ const CPU_PARTS: Array<[string, (name: string) => boolean]> = [
 function cpuTable(steps: StepResult[]): string[] {
   const metered = steps.filter((s) => s.cpu && s.ok > 0);
   if (!metered.length) return [];
+  // Runs recorded before the statement meter have no such column.
+  const counted = metered.some((s) => s.statements !== undefined);
   const lines = [
-    `| scenario | step | cores busy | CPU ms per 2xx | ${CPU_PARTS.map(([part]) => part).join(' | ')} | SQL statements per 2xx |`,
-    `|---|---|---:|---:|${CPU_PARTS.map(() => '---:').join('|')}|---:|`,
+    `| scenario | step | cores busy | CPU ms per 2xx | ${CPU_PARTS.map(([part]) => part).join(' | ')} |${counted ? ' SQL statements per 2xx |' : ''}`,
+    `|---|---|---:|---:|${CPU_PARTS.map(() => '---:').join('|')}|${counted ? '---:|' : ''}`,
   ];
   for (const s of metered) {
     const { seconds, wallSeconds } = s.cpu!;
     const perAnswer = (cpuSeconds: number) => ms((cpuSeconds * 1000) / s.ok);
     const parts = CPU_PARTS.map(([, match]) => perAnswer(Object.entries(seconds).filter(([name]) => name !== 'total' && match(name)).reduce((sum, [, v]) => sum + v, 0)));
-    const statements = s.statements === undefined ? 'n/a' : (s.statements / s.ok).toFixed(1);
-    lines.push(`| ${s.scenario} | ${s.name} | ${(seconds.total! / wallSeconds).toFixed(2)} | ${perAnswer(seconds.total!)} | ${parts.join(' | ')} | ${statements} |`);
+    const statements = !counted ? '' : ` ${s.statements === undefined ? 'n/a' : (s.statements / s.ok).toFixed(1)} |`;
+    lines.push(`| ${s.scenario} | ${s.name} | ${(seconds.total! / wallSeconds).toFixed(2)} | ${perAnswer(seconds.total!)} | ${parts.join(' | ')} |${statements}`);
   }
   return lines;
 }
@@ -158,7 +160,8 @@ export function renderReport(run: RunRecord, notesMarkdown: string | null): stri
     }
     out.push('### All steps', '', 'Latency is measured at the client for 2xx answers; paced steps send at a fixed rate over many connections, saturation steps send back to back on a fixed number of connections.', '', ...stepTable(result.steps), '');
     const cpu = cpuTable(result.steps);
-    if (cpu.length) out.push('### CPU per answer', '', 'CPU time of each part of the system while the step ran (user + system, all threads, from /proc; bench/lib/cpu.ts), divided by the step\'s 2xx answers; "cores busy" is the total over the step\'s wall time (the machine has ' + run.machine.nproc + '). Work a request leaves behind after the step (a webhook still being delivered) counts in the next step. The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.', '', ...cpu, '');
+    const statementsNote = result.steps.some((s) => s.statements !== undefined) ? ' The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.' : '';
+    if (cpu.length) out.push('### CPU per answer', '', 'CPU time of each part of the system while the step ran (user + system, all threads, from /proc; bench/lib/cpu.ts), divided by the step\'s 2xx answers; "cores busy" is the total over the step\'s wall time (the machine has ' + run.machine.nproc + '). Work a request leaves behind after the step (a webhook still being delivered) counts in the next step.' + statementsNote, '', ...cpu, '');
     const lag = lagTable(result.steps);
     if (lag.length) out.push('### Webhook lag', '', 'Arrival at the local receiver minus the arrival of the create\'s 201 at the client (the status change happened before the 201, so this slightly understates the lag).', '', ...lag, '');
   }
