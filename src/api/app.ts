@@ -6,6 +6,7 @@ import { ApiError } from '../domain/errors';
 import type { Deps, RequestState } from './context';
 import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
+import { drainUnreadBody } from './middleware/unread-body';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerDocsRoutes } from './routes/docs';
 import { registerHealthRoutes } from './routes/health';
@@ -36,6 +37,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerHostedPageRoutes(router, deps);
   registerDocsRoutes(router);
 
+  app.use(drainUnreadBody());
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorMiddleware(deps.config.publicBaseUrl));
   app.use(async (ctx, next) => {
