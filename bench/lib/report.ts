@@ -64,11 +64,15 @@ const CPU_PARTS: Array<[string, (name: string) => boolean]> = [
   ['rest of machine', (n) => n === 'other'],
 ];
 
+/** Runs recorded before the statement meter have no statements column. */
+function countsStatements(steps: StepResult[]): boolean {
+  return steps.some((s) => s.cpu && s.ok > 0 && s.statements !== undefined);
+}
+
 function cpuTable(steps: StepResult[]): string[] {
   const metered = steps.filter((s) => s.cpu && s.ok > 0);
   if (!metered.length) return [];
-  // Runs recorded before the statement meter have no such column.
-  const counted = metered.some((s) => s.statements !== undefined);
+  const counted = countsStatements(steps);
   const lines = [
     `| scenario | step | cores busy | CPU ms per 2xx | ${CPU_PARTS.map(([part]) => part).join(' | ')} |${counted ? ' SQL statements per 2xx |' : ''}`,
     `|---|---|---:|---:|${CPU_PARTS.map(() => '---:').join('|')}|${counted ? '---:|' : ''}`,
@@ -160,7 +164,7 @@ export function renderReport(run: RunRecord, notesMarkdown: string | null): stri
     }
     out.push('### All steps', '', 'Latency is measured at the client for 2xx answers; paced steps send at a fixed rate over many connections, saturation steps send back to back on a fixed number of connections.', '', ...stepTable(result.steps), '');
     const cpu = cpuTable(result.steps);
-    const statementsNote = result.steps.some((s) => s.statements !== undefined) ? ' The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.' : '';
+    const statementsNote = countsStatements(result.steps) ? ' The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.' : '';
     if (cpu.length) out.push('### CPU per answer', '', 'CPU time of each part of the system while the step ran (user + system, all threads, from /proc; bench/lib/cpu.ts), divided by the step\'s 2xx answers; "cores busy" is the total over the step\'s wall time (the machine has ' + run.machine.nproc + '). Work a request leaves behind after the step (a webhook still being delivered) counts in the next step.' + statementsNote, '', ...cpu, '');
     const lag = lagTable(result.steps);
     if (lag.length) out.push('### Webhook lag', '', 'Arrival at the local receiver minus the arrival of the create\'s 201 at the client (the status change happened before the 201, so this slightly understates the lag).', '', ...lag, '');
