@@ -6,7 +6,7 @@ import type { CardBrand } from '../domain/cards';
 import { isFailureCode, type FailureCode } from '../domain/failure-codes';
 import type {
   AuthorizationResult, AuthorizeRequest, LookupResult, PayoutRequest, PayoutResult, ProviderCardSummary,
-  ProviderClient, RefundRequest, RefundResult,
+  ProviderClient, RefundRequest, RefundResult, SettlingAnswer,
 } from './types';
 
 export interface HttpProviderClientOptions {
@@ -138,26 +138,16 @@ export function parseRefund(value: unknown): RefundAnswer | null {
     const code = failureCode(value.failure_code);
     return code === null ? null : { kind: 'rejected', failureCode: code };
   }
-  if (!nonEmptyString(value.id)) return null;
-  const providerId = value.id;
-  switch (value.status) {
-    case 'processing': {
-      const at = settleAt(value.settle_at);
-      return at === null ? null : { kind: 'processing', providerId, settleAt: at };
-    }
-    case 'succeeded':
-      return { kind: 'succeeded', providerId };
-    case 'failed': {
-      const code = failureCode(value.failure_code);
-      return code === null ? null : { kind: 'failed', providerId, failureCode: code };
-    }
-    default:
-      return null;
-  }
+  return parseSettling(value);
 }
 
 export function parsePayout(value: unknown): PayoutAnswer | null {
-  if (!isObject(value) || !nonEmptyString(value.id)) return null;
+  return isObject(value) ? parseSettling(value) : null;
+}
+
+/** A refund's or a payout's answer once the provider has taken it: processing, succeeded or failed. */
+function parseSettling(value: Record<string, unknown>): SettlingAnswer | null {
+  if (!nonEmptyString(value.id)) return null;
   const providerId = value.id;
   switch (value.status) {
     case 'processing': {

@@ -47,10 +47,14 @@ export interface RefundRequest {
   currency: string;
 }
 
-export type RefundResult =
+/** What the provider says of money it is moving (a refund or a payout) once it has taken it. */
+export type SettlingAnswer =
   | { kind: 'processing'; providerId: string; settleAt: number }
   | { kind: 'succeeded'; providerId: string }
-  | { kind: 'failed'; providerId: string; failureCode: FailureCode }
+  | { kind: 'failed'; providerId: string; failureCode: FailureCode };
+
+export type RefundResult =
+  | SettlingAnswer
   | { kind: 'rejected'; failureCode: FailureCode }
   | { kind: 'uncertain' };
 
@@ -64,9 +68,7 @@ export interface PayoutRequest {
 }
 
 export type PayoutResult =
-  | { kind: 'processing'; providerId: string; settleAt: number }
-  | { kind: 'succeeded'; providerId: string }
-  | { kind: 'failed'; providerId: string; failureCode: FailureCode }
+  | SettlingAnswer
   /** 429, 5xx, timeout or connection failure: the payout stays PENDING and is looked up later. */
   | { kind: 'uncertain'; reason: 'rate_limited' | 'server_error' | 'timeout' | 'unreachable'; retryAfterSeconds: number | null };
 

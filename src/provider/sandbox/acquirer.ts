@@ -137,15 +137,15 @@ export class Acquirer {
   }
 
   settleRefund(record: RefundRecord): RefundRecord {
-    if (record.status === 'processing' && record.settleAt !== null && record.settleAt <= this.now()) {
-      record.status = record.outcome.status;
-      record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
-      record.updatedAt = record.settleAt;
-    }
-    return record;
+    return this.settleToOutcome(record);
   }
 
   settlePayout(record: PayoutRecord): PayoutRecord {
+    return this.settleToOutcome(record);
+  }
+
+  /** Refunds and payouts settle to the outcome their test card chose when they were taken. */
+  private settleToOutcome<R extends RefundRecord | PayoutRecord>(record: R): R {
     if (record.status === 'processing' && record.settleAt !== null && record.settleAt <= this.now()) {
       record.status = record.outcome.status;
       record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
