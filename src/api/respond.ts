@@ -5,7 +5,14 @@ import { authOf, type AppContext, type Deps } from './context';
 import { IdempotencyStore } from './idempotency';
 
 export interface IdempotentCreate {
+  /** What a key is scoped to (CONTRACT 3): the endpoint's operation, in whichever shape it is asked. */
   operation: string;
+  /**
+   * The name the fingerprint gives the identity, when a shape has its own identity fields (Shape B's
+   * creates): a key first sent in one shape and retried in the other then finds its claim and
+   * differs in identity (`409 idempotency_key_reused`) instead of creating a second Payment.
+   */
+  identityName?: string;
   objectKind: IdKind;
   identity: Record<string, unknown>;
   /** Shape B keys expire after 24 hours; Shape A keys are kept for the retention period. */
@@ -20,7 +27,7 @@ export async function respondIdempotently(ctx: AppContext, deps: Deps, spec: Ide
     apiKeyId: auth.apiKeyId,
     operation: spec.operation,
     key: ctx.state.idempotencyKey!,
-    fingerprint: fingerprint(spec.operation, spec.identity),
+    fingerprint: fingerprint(spec.identityName ?? spec.operation, spec.identity),
     objectKind: spec.objectKind,
     retentionSeconds: spec.retentionSeconds ?? deps.config.idempotencyRetentionSeconds,
     leaseMs: deps.config.idempotencyLeaseMs,

@@ -99,7 +99,7 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     expectErrorB(res, 402, 'card_declined');
     expect(res.json.error.decline_code).toBe(declineCode);
     expect(Object.keys(res.json.error).sort()).toEqual(['code', 'decline_code', 'doc_url', 'message', 'param', 'request_id', 'type']);
-    const paymentId = (await boundObjectId('payments.create_b', idempotencyKey))!;
+    const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
     const readA = (await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: A })).json;
     expect(readA).toMatchObject({ status: 'FAILED', failure_code: failureCode });
     const readB = documented('GET', '/v1/payments/{id}', await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: B }));
@@ -117,7 +117,7 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     const res = await payB(number, { idempotencyKey });
     expectErrorB(res, 402, 'card_declined');
     expect(res.json.error.decline_code).toBe('generic_decline');
-    const paymentId = (await boundObjectId('payments.create_b', idempotencyKey))!;
+    const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
     const readA = (await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: A })).json;
     expect(readA).toMatchObject({ status: 'FAILED', failure_code: 'generic_decline', next_action: null });
     expect(readA.status_transitions.requires_action_at).toBeNull();
@@ -131,7 +131,7 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     expectErrorB(second, 402, 'card_declined');
     expect(second.json.error.decline_code).toBe('insufficient_funds');
     expect(second.headers.get('idempotent-replayed')).toBeNull();
-    const paymentId = (await boundObjectId('payments.create_b', idempotencyKey))!;
+    const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
     expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(1);
   });
 
@@ -144,6 +144,48 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const changed = await payB('4242424242424242', { idempotencyKey, body: directBodyB('4242424242424242', { amount: 5000 }) });
     expectErrorB(changed, 409, 'idempotency_key_reused', 'Idempotency-Key');
+  });
+
+  describe('one key across shapes (a retry after the merchant or an operator changed the version)', () => {
+    const bodyA = (number = '4242424242424242') => ({
+      amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return',
+      payment_method_data: { type: 'card', card: { number, exp_month: 12, exp_year: FUTURE_YEAR, cvc: '123' } },
+    });
+    const payA = (idempotencyKey: string, number?: string) => call(api, 'POST', '/v1/payments', { key: merchant.testKey, headers: A, body: bodyA(number), idempotencyKey });
+    const paymentsOfMerchant = async () => Number(((await api.deps.dataSource.query(
+      'SELECT COUNT(*) AS n FROM payments WHERE merchant_id = ?', [merchant.merchantId],
+    )) as Array<{ n: number | string }>)[0]!.n);
+
+    it('a key first used in Shape A is idempotency_key_reused in Shape B: no second Payment', async () => {
+      const idempotencyKey = randomUUID();
+      const first = await payA(idempotencyKey);
+      expect(first.status).toBe(201);
+      const before = await paymentsOfMerchant();
+      expectErrorB(await payB('4242424242424242', { idempotencyKey }), 409, 'idempotency_key_reused', 'Idempotency-Key');
+      expect(await paymentsOfMerchant()).toBe(before);
+      expect((await payA(idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');
+    });
+
+    it('a key whose Shape B attempt was declined (not saved) is idempotency_key_reused in Shape A: no second authorization', async () => {
+      const idempotencyKey = randomUUID();
+      expectErrorB(await payB('4000000000000002', { idempotencyKey }), 402, 'card_declined');
+      const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
+      const before = await paymentsOfMerchant();
+      expectError(await payA(idempotencyKey), 409, 'idempotency_key_reused', 'Idempotency-Key');
+      expect(await paymentsOfMerchant()).toBe(before);
+      expect((await sandboxRecords(paymentId)).authorizations).toHaveLength(1);
+    });
+
+    it('hosted creates share one scope too', async () => {
+      const idempotencyKey = randomUUID();
+      const hostedA = { amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return' };
+      const first = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, headers: A, body: hostedA, idempotencyKey });
+      expect(first.status).toBe(201);
+      const inB = await call(api, 'POST', '/v1/payments/hpp', {
+        key: merchant.testKey, headers: B, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/return' }, idempotencyKey,
+      });
+      expectErrorB(inB, 409, 'idempotency_key_reused', 'Idempotency-Key');
+    });
   });
 
   it.each([
@@ -273,7 +315,7 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
 
     const idempotencyKey = randomUUID();
     expectErrorB(await payB('4000000000000002', { idempotencyKey }), 402, 'card_declined');
-    const failedId = (await boundObjectId('payments.create_b', idempotencyKey))!;
+    const failedId = (await boundObjectId('payments.create', idempotencyKey))!;
     expectErrorB(documented('POST', '/v1/payments/{id}/refund', await refundB(failedId)), 422, 'payment_not_refundable', 'id');
 
     // Untouched by all of that.
@@ -323,7 +365,7 @@ describe('GET /v1/payments (Shape B list)', () => {
     ids.succeeded = (await pay('4242424242424242')).json.id;
     const declinedKey = randomUUID();
     expect((await pay('4000000000000002', declinedKey)).status).toBe(402);
-    ids.failed = (await boundObjectId('payments.create_b', declinedKey))!;
+    ids.failed = (await boundObjectId('payments.create', declinedKey))!;
     const hosted = await call(api, 'POST', '/v1/payments/hpp', { key: shop.testKey, body: { amount: 1200, currency: 'eur', redirect_url: 'https://shop.example/back' } });
     ids.pending = hosted.json.id;
     ids.refunded = (await pay('5555555555554444')).json.id;
@@ -391,29 +433,30 @@ describe('Shape B idempotency keys expire', () => {
   afterAll(async () => { await shortLived.close(); });
 
   it('after the configured period a key can be used anew (a new payment); Shape A keys are kept', async () => {
-    const idempotencyKey = randomUUID();
-    const post = (headers: Record<string, string>, body: unknown) => call(shortLived, 'POST', '/v1/payments', { key: merchant.testKey, headers, body, idempotencyKey });
-    const retention = async (operation: string) => {
+    const keyB = randomUUID();
+    const keyA = randomUUID();
+    const post = (headers: Record<string, string>, body: unknown, idempotencyKey: string) => call(shortLived, 'POST', '/v1/payments', { key: merchant.testKey, headers, body, idempotencyKey });
+    const retention = async (idempotencyKey: string) => {
       const rows: Array<{ created_at: number | string; expires_at: number | string }> = await api.deps.dataSource.query(
-        'SELECT created_at, expires_at FROM idempotency_records WHERE idempotency_key = ? AND operation = ?', [idempotencyKey, operation],
+        'SELECT created_at, expires_at FROM idempotency_records WHERE idempotency_key = ? AND operation = ?', [idempotencyKey, 'payments.create'],
       );
       return Number(rows[0]!.expires_at) - Number(rows[0]!.created_at);
     };
-    const first = await post(B, directBodyB());
+    const first = await post(B, directBodyB(), keyB);
     expect(first.status).toBe(201);
-    expect(await retention('payments.create_b')).toBe(2);
+    expect(await retention(keyB)).toBe(2);
     const shapeA = { amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return', payment_method_data: { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: FUTURE_YEAR, cvc: '123' } } };
-    const firstA = await post(A, shapeA);
+    const firstA = await post(A, shapeA, keyA);
     expect(firstA.status).toBe(201);
-    expect(await retention('payments.create')).toBeGreaterThanOrEqual(30 * 24 * 3600);
+    expect(await retention(keyA)).toBeGreaterThanOrEqual(30 * 24 * 3600);
 
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const again = await post(B, directBodyB());
+    const again = await post(B, directBodyB(), keyB);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.json.id).not.toBe(first.json.id);
     expect((await getPayment(api, merchant.testKey, first.json.id)).status).toBe(200);
-    const againA = await post(A, shapeA);
+    const againA = await post(A, shapeA, keyA);
     expect(againA.headers.get('idempotent-replayed')).toBe('true');
     expect(againA.json.id).toBe(firstA.json.id);
   });

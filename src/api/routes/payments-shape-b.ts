@@ -55,7 +55,8 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
       const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
       const request = validateBody(directPaymentSchemaB, body, { livemode: auth.livemode });
       await respondIdempotently(ctx, deps, {
-        operation: 'payments.create_b',
+        operation: 'payments.create',
+        identityName: 'payments.create_b',
         objectKind: 'payment',
         retentionSeconds,
         // Card fields are not part of the identity, as in Shape A (spec 8.2 rule 5).
@@ -73,7 +74,8 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
       const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
       const request = validateBody(hostedPaymentSchemaB, body, { livemode: auth.livemode });
       await respondIdempotently(ctx, deps, {
-        operation: 'payments.create_hosted_b',
+        operation: 'payments.create_hosted',
+        identityName: 'payments.create_hosted_b',
         objectKind: 'payment',
         retentionSeconds,
         identity: {
