@@ -27,6 +27,14 @@ export type IdempotentOutcome = { replayed: true; response: SavedResponse } | { 
 
 const MAX_CLAIM_ATTEMPTS = 3;
 
+/** A claim this request holds: the bound object id, and until when its lease runs. */
+interface Claim {
+  seq: number;
+  objectId: string;
+  retry: boolean;
+  lockedUntilMs: number;
+}
+
 export class IdempotencyStore {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -42,22 +50,52 @@ export class IdempotencyStore {
   async run(scope: IdempotencyScope, operation: (objectId: string, retry: boolean) => Promise<SavedResponse>): Promise<IdempotentOutcome> {
     const claim = await this.claim(scope);
     if ('replay' in claim) return { replayed: true, response: claim.replay };
+    const lease = this.holdLease(claim, scope.leaseMs);
     let response: SavedResponse;
     try {
       response = await operation(claim.objectId, claim.retry);
     } catch (error) {
-      await this.release(claim.seq);
+      await this.release(claim.seq, await lease.stop());
       throw error;
     }
+    const heldUntilMs = await lease.stop();
     if (response.status >= 200 && response.status < 300) {
       await this.repo.update({ seq: claim.seq }, { state: 'completed', response_status: response.status, response_body: response.body });
     } else {
-      await this.release(claim.seq);
+      await this.release(claim.seq, heldUntilMs);
     }
     return { replayed: false, response };
   }
 
-  private async claim(scope: IdempotencyScope): Promise<{ seq: number; objectId: string; retry: boolean } | { replay: SavedResponse }> {
+  /**
+   * Keeps a running request's claim: the lease is what tells a dead request from a slow one (a
+   * Shape B create can wait for two workflow updates), so a live process renews it every half
+   * lease. A request shorter than that writes nothing more. `stop()` answers the lease it holds
+   * last, or null once another request took the claim over (this process stalled past it).
+   */
+  private holdLease(claim: Claim, leaseMs: number): { stop: () => Promise<number | null> } {
+    let heldUntilMs: number | null = claim.lockedUntilMs;
+    let renewing: Promise<void> = Promise.resolve();
+    const renew = async () => {
+      if (heldUntilMs === null) return;
+      const next = Date.now() + leaseMs;
+      const renewed = await this.repo.update({ seq: claim.seq, state: 'processing', locked_until_ms: heldUntilMs }, { locked_until_ms: next });
+      heldUntilMs = renewed.affected ? next : null;
+    };
+    const timer = setInterval(() => {
+      renewing = renewing.then(renew).catch(() => undefined); // a failed renewal is tried again next time
+    }, Math.max(1, Math.floor(leaseMs / 2)));
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await renewing;
+        return heldUntilMs;
+      },
+    };
+  }
+
+  private async claim(scope: IdempotencyScope): Promise<Claim | { replay: SavedResponse }> {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt += 1) {
       const nowMs = Date.now();
       const objectId = newId(scope.objectKind);
@@ -75,7 +113,7 @@ export class IdempotencyStore {
           created_at: Math.floor(nowMs / 1000),
           expires_at: Math.floor(nowMs / 1000) + scope.retentionSeconds,
         });
-        return { seq: Number(result.identifiers[0]!.seq), objectId, retry: false };
+        return { seq: Number(result.identifiers[0]!.seq), objectId, retry: false, lockedUntilMs: nowMs + scope.leaseMs };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
@@ -90,7 +128,7 @@ export class IdempotencyStore {
     throw new ApiError('idempotency_key_in_use', { param: 'Idempotency-Key' });
   }
 
-  private async resolveExisting(existing: IdempotencyRecordRow, scope: IdempotencyScope, nowMs: number) {
+  private async resolveExisting(existing: IdempotencyRecordRow, scope: IdempotencyScope, nowMs: number): Promise<Claim | { replay: SavedResponse }> {
     if (existing.fingerprint !== scope.fingerprint) throw new ApiError('idempotency_key_reused', { param: 'Idempotency-Key' });
     if (existing.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
       return { replay: { status: existing.response_status, body: existing.response_body } };
@@ -102,11 +140,13 @@ export class IdempotencyStore {
       { locked_until_ms: nowMs + scope.leaseMs },
     );
     if (!taken.affected) throw new ApiError('idempotency_key_in_use', { param: 'Idempotency-Key' });
-    return { seq: existing.seq, objectId: existing.object_id, retry: true };
+    return { seq: existing.seq, objectId: existing.object_id, retry: true, lockedUntilMs: nowMs + scope.leaseMs };
   }
 
-  private async release(seq: number): Promise<void> {
-    await this.repo.update({ seq, state: 'processing' }, { locked_until_ms: 0 });
+  /** Lets a same-key retry in at once; a lease another request has taken over is not ours to release. */
+  private async release(seq: number, heldUntilMs: number | null): Promise<void> {
+    if (heldUntilMs === null) return;
+    await this.repo.update({ seq, state: 'processing', locked_until_ms: heldUntilMs }, { locked_until_ms: 0 });
   }
 
   /** Removes records past their retention; run periodically by the API process. */
