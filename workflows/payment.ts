@@ -57,6 +57,12 @@ export interface HostedCardSubmission {
 export interface RefundCommand {
   refundId: string;
   amount: number;
+  /**
+   * Refund whatever remains when the workflow takes the command (Shape B's full refund); `amount`
+   * is then only the caller's last read of it. A refund another request reserved in between
+   * shrinks this one instead of failing it.
+   */
+  remaining?: boolean;
   reason: string;
   merchantReference: number | null;
 }
@@ -372,18 +378,22 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
+  /** The amount a refund command asks for, on the current balance. */
+  const requestedAmount = (command: RefundCommand) => (command.remaining ? amountRefundable(payment.status, payment.amount, payment.refunds) : command.amount);
+
   setHandler(refundUpdate, async (command): Promise<RefundView> => {
     const id = command.refundId;
     if (!refundById(id)) {
       // The validator passed on this very state; checking again keeps the ledger sound even if
       // another handler ever ran in between.
-      const check = checkRefund(payment.status, payment.amount, command.amount, payment.refunds);
+      const amount = requestedAmount(command);
+      const check = checkRefund(payment.status, payment.amount, amount, payment.refunds);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
       const now = nowSeconds();
       const refund: RefundView = {
         id,
         payment_id: payment.id,
-        amount: command.amount,
+        amount,
         currency: payment.currency,
         merchant_reference: command.merchantReference,
         reason: command.reason,
@@ -406,7 +416,7 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }, {
     validator: (command) => {
       if (refundById(command.refundId)) return; // a retry of an accepted refund
-      const check = checkRefund(payment.status, payment.amount, command.amount, payment.refunds);
+      const check = checkRefund(payment.status, payment.amount, requestedAmount(command), payment.refunds);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
     },
   });

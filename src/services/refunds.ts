@@ -14,6 +14,8 @@ export interface NewRefund {
   amount: number;
   reason: string;
   merchantReference: number | null;
+  /** Refund whatever remains when the Payment's workflow decides (Shape B); `amount` is the last read of it. */
+  remaining?: boolean;
 }
 
 export class RefundService {
@@ -32,7 +34,9 @@ export class RefundService {
     // FAILED and EXPIRED Payments have ended their workflow; the read model answers for them.
     if (payment.status !== 'SUCCEEDED') throw notRefundable(payment);
 
-    const command: RefundCommand = { refundId, amount: request.amount, reason: request.reason, merchantReference: request.merchantReference };
+    const command: RefundCommand = {
+      refundId, amount: request.amount, reason: request.reason, merchantReference: request.merchantReference, ...(request.remaining ? { remaining: true } : {}),
+    };
     try {
       return await update<RefundView>(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, 'refund', [command]);
     } catch (error) {

@@ -77,6 +77,8 @@ export class ShapeBPaymentService {
         amount: earlier?.amount ?? payment.amount_refundable,
         reason: SHAPE_B_REFUND_REASON,
         merchantReference: null,
+        // The read above may miss a refund another request has just reserved: the workflow takes the rest.
+        remaining: true,
       }, refundId, retry);
     } catch (error) {
       throw shapeBRefundError(error, paymentId);
@@ -96,7 +98,7 @@ function alreadyRefunded(paymentId: string): ApiError {
 /** The Refund path names `payment_id`; here the Payment is the path's `id`, and nothing left is "already refunded". */
 function shapeBRefundError(error: unknown, paymentId: string): unknown {
   if (!(error instanceof ApiError)) return error;
-  // Another refund took the rest between our read and the workflow's check.
+  // Nothing remained when the workflow took the command: another refund took the rest after our read.
   if (error.code === 'amount_exceeds_refundable') return alreadyRefunded(paymentId);
   if (error.param === 'payment_id') return new ApiError(error.code, { param: 'id', message: error.message });
   return error;

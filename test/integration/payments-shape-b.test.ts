@@ -290,6 +290,23 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
     expectErrorB(second, 400, 'charge_already_refunded', 'id');
   });
 
+  it('takes what remains when the workflow decides: a refund reserved after its read shrinks it instead of failing it', async () => {
+    const payment = (await payB()).json;
+    const partial = await call(api, 'POST', '/v1/refunds', {
+      key: merchant.testKey, headers: A, body: { payment_id: payment.id, amount: 1000, reason: 'requested_by_customer' }, idempotencyKey: randomUUID(),
+    });
+    expect(partial.status).toBe(201);
+    // The Shape B refund's read of the Payment comes before that refund shows (a read model a moment behind).
+    await api.deps.dataSource.query('UPDATE payments SET amount_refundable = ? WHERE id = ?', [4999, payment.id]);
+    const res = await refundB(payment.id);
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe('refunded');
+    const readA = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: A }), (r) => r.json.refunds.length === 2);
+    expect(readA.json.refunds.map((r: { amount: number }) => r.amount).sort()).toEqual([1000, 3999]);
+    expect(readA.json.amount_refundable).toBe(0);
+    expectErrorB(await refundB(payment.id), 400, 'charge_already_refunded', 'id');
+  });
+
   it('takes no body: none, or {} (also without the Service-Version header, and with Shape A asked for)', async () => {
     const withEmptyObject = (await payB()).json;
     const res = await refundB(withEmptyObject.id, { body: {}, headers: {} });
