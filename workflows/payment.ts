@@ -117,6 +117,13 @@ const HANDLERS_BEFORE_LAST_PROJECTION_PATCH = 'handlers-before-last-projection';
 /** Runs before this patch could let two handlers that started together both pass `exclusive`. */
 const ONE_HANDLER_AT_A_TIME_PATCH = 'one-handler-at-a-time';
 /**
+ * Runs before this patch authorized a hosted page's next card under the Payment's provider key even
+ * when the provider might hold the previous card's authorization (an attempt that got no answer);
+ * the provider then answered with that card's authorization. Asked only on that path, so it adds no
+ * marker to other runs; not part of `earlier-patches`.
+ */
+const HOSTED_LOOKUP_BEFORE_NEXT_CARD_PATCH = 'hosted-lookup-before-next-card';
+/**
  * Runs started since this patch take every patch above with this one marker. Each marker brings a
  * `TemporalChangeVersion` search-attribute upsert of its own (a history event and a visibility
  * write on the server): four in every create's first workflow task before, one now. Runs started
@@ -146,6 +153,8 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let stopProjector = false;
   /** Cards kept in the vault by the local authorization, shredded with the next change record. */
   let cardsToShred: string[] = [];
+  /** An authorization attempt got no answer that proves anything: the provider may hold it under the Payment's key. */
+  let providerMayHoldAuthorization = false;
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -271,12 +280,16 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         ...(local ? { keepCard: true } : {}),
       });
     } catch {
+      providerMayHoldAuthorization = true;
       return { ok: false, reason: 'unavailable', retryAfterSeconds: null };
     }
     if (result.kind === 'rate_limited' || result.kind === 'unavailable') {
       return { ok: false, reason: result.kind, retryAfterSeconds: result.retryAfterSeconds };
     }
-    if (result.kind === 'unverifiable') return { ok: false, reason: 'unverifiable', retryAfterSeconds: null };
+    if (result.kind === 'unverifiable') {
+      providerMayHoldAuthorization = true;
+      return { ok: false, reason: 'unverifiable', retryAfterSeconds: null };
+    }
     if (local && isDefiniteAuthorization(result)) cardsToShred.push(token);
     applyAuthorization(result);
     return { ok: true, payment };
@@ -320,6 +333,18 @@ export async function PaymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       if (payment.status !== 'REQUIRES_ACTION' || payment.next_action?.reason !== 'hosted_payment_page' || providerId) {
         await provider.shredCard(submission.cardToken);
         return { ok: true, payment };
+      }
+      if (providerMayHoldAuthorization && patched(HOSTED_LOOKUP_BEFORE_NEXT_CARD_PATCH)) {
+        // Under the same key the provider would answer this card with the earlier card's
+        // authorization: if it holds one, that is the Payment's, and this card is not used.
+        const found = await store.findAuthorization({ paymentId: payment.id, livemode: payment.livemode });
+        if (found && isDefiniteAuthorization(found)) {
+          cardsToShred.push(submission.cardToken);
+          applyAuthorization(found);
+          await projected();
+          return { ok: true, payment };
+        }
+        providerMayHoldAuthorization = false;
       }
       change({ card: submission.card });
       cardToken = submission.cardToken;

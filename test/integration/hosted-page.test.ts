@@ -8,7 +8,7 @@ import { call, createMerchant, eventually, startTestApi, type TestMerchant } fro
 import { FUTURE_YEAR, PAYMENT_ID, getPayment, waitForStatus } from '../helpers/payments';
 import { TEST_LOG_DIR, type ManagedProcess } from '../helpers/processes';
 import { startWorkerProcess } from '../helpers/temporal';
-import { SANDBOX_URL, follow, sandboxRecords, submitOutcome } from '../helpers/sandbox';
+import { SANDBOX_URL, clearSandboxFaults, follow, sandboxRecords, setSandboxFaults, submitOutcome } from '../helpers/sandbox';
 
 const RETURN_URL = 'https://shop.example/return?order=42';
 const EXP = `12/${String(FUTURE_YEAR).slice(-2)}`;
@@ -313,6 +313,27 @@ describe('POST /checkout/:token', () => {
     expect(retry.status).toBe(303);
     expect(retry.location).toBe(returnUrlFor(payment.id));
     await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+  });
+
+  it('a card whose authorization got no answer, then another card: the Payment is the authorization the provider holds, on the first card', async () => {
+    const payment = await createHosted();
+    const page = pagePath(payment);
+    // The acquirer authorizes the first card, then the connection drops before its answer.
+    await setSandboxFaults({ reset_after_next: 1, path_prefix: '/v1/authorizations', method: 'POST' });
+    const first = await submitCard(api, page, card('4242424242424242'));
+    await clearSandboxFaults();
+    expect(first.status).toBe(503);
+    expect(first.html).toContain('Please try again in a moment.');
+    expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(1);
+
+    // Under the same provider key the second card would be answered with the first one's authorization.
+    const second = await submitCard(api, page, card('5555555555554444'));
+    expect(second.status).toBe(303);
+    expect(second.location).toBe(returnUrlFor(payment.id));
+    const settled = await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    expect(settled.card).toMatchObject({ brand: 'VISA', last4: '4242' });
+    expect((await sandboxRecords(payment.id)).authorizations.map((a) => a.card_last4)).toEqual(['4242']);
+    await eventually(() => vaultRows(merchant.merchantId), (n) => n === 0);
   });
 
   it('refuses a POST a browser marks as cross-site', async () => {
