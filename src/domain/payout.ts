@@ -2,6 +2,7 @@
 // recipient names, and when to ask the provider again. Workflow-safe (no I/O, no Node APIs).
 import { detectBrand, isPayoutEligibleBrand, isTestCard, last4, luhnValid, type CardBrand } from './cards';
 import type { FailureCode } from './failure-codes';
+import { characterCount } from './text';
 
 export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -55,7 +56,7 @@ export const MAX_RECIPIENT_NAME_LENGTH = 255;
 
 /** 1 to 255 characters (code points) with at least one that is not whitespace. */
 export function isValidRecipientName(name: string): boolean {
-  const length = [...name].length;
+  const length = characterCount(name);
   return length >= 1 && length <= MAX_RECIPIENT_NAME_LENGTH && /\S/u.test(name);
 }
 

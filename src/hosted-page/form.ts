@@ -2,6 +2,7 @@
 // for the vault or messages for the page. Messages are written for shoppers and never echo the
 // card number or CVC.
 import { cardExpired, isTestCard, luhnValid } from '../domain/cards';
+import { characterCount } from '../domain/text';
 
 export const CARD_FIELDS = ['card_number', 'exp', 'cvc', 'cardholder_name'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
@@ -70,7 +71,7 @@ function checkCvc(raw: string): string | undefined {
 
 function checkName(raw: string): string | undefined {
   if (raw === '') return 'Enter the name on the card.';
-  if ([...raw].length > MAX_NAME_LENGTH) return `The name can be at most ${MAX_NAME_LENGTH} characters.`;
+  if (characterCount(raw) > MAX_NAME_LENGTH) return `The name can be at most ${MAX_NAME_LENGTH} characters.`;
   if (/[\u0000-\u001f\u007f]/.test(raw)) return 'The name contains characters that are not allowed.';
   return undefined;
 }

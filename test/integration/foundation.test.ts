@@ -40,6 +40,11 @@ describe('authentication (spec 5.4)', () => {
     expect(res.json.error.param).toBeUndefined();
   });
 
+  it.each(['bearer', 'BEARER'])('the scheme spelled %s is Bearer (case-insensitive)', async (scheme) => {
+    const res = await call(api, 'GET', '/v1/payments', { headers: { Authorization: `${scheme} ${merchant.testKey}` } });
+    expect(res.status).toBe(200);
+  });
+
   it('an expired key -> 401', async () => {
     const { key } = await adminOps(api).createKey({ merchantId: merchant.merchantId, mode: 'test', expiresAt: Math.floor(Date.now() / 1000) - 1 });
     expectEnvelope(await call(api, 'GET', '/v1/payments', { key }), 401, 'invalid_api_key');

@@ -169,6 +169,10 @@ describe('metadata bounds (at most 50 keys, key 40, value 500, strings only)', (
     expect(edges.status).toBe(201);
     expect(edges.json.metadata).toEqual({ ['k'.repeat(40)]: 'v'.repeat(500) });
     expect((await readB(edges.json.id)).json.metadata).toEqual(edges.json.metadata);
+    // Characters, not UTF-16 units: 40 and 500 emoji.
+    const emoji = await createHostedB({ metadata: { ['🔑'.repeat(40)]: '😀'.repeat(500) } });
+    expect(emoji.status).toBe(201);
+    expect(emoji.json.metadata).toEqual({ ['🔑'.repeat(40)]: '😀'.repeat(500) });
   });
 
   it('51 keys, a 41-character key, a 501-character value are parameter_invalid; a number value is request_body_invalid', async () => {

@@ -256,6 +256,21 @@ describe('recipient names are kept exactly as submitted', () => {
   });
 });
 
+describe('name lengths count characters, at the API and at the acquirer', () => {
+  it('255 emoji (510 UTF-16 units) in each name: accepted, and the acquirer takes the payout as any other', async () => {
+    const name = '😀'.repeat(255);
+    const res = await submit(payoutBody('4242424242424242', {}, { first_name: name, last_name: name }));
+    expect(res.status).toBe(201);
+    expect(res.json.status).toBe('PROCESSING');
+    expect(res.json.recipient.first_name).toBe(name);
+    expect(await providerPayouts(res.json.id)).toHaveLength(1);
+  });
+
+  it('256 emoji are one too many', async () => {
+    expectError(await submit(payoutBody('4242424242424242', {}, { first_name: '😀'.repeat(256) })), 400, 'parameter_invalid', 'recipient.first_name');
+  });
+});
+
 describe('idempotent identity (spec 8.2)', () => {
   it('canonical IP, country and currency forms replay the saved response', async () => {
     const idempotencyKey = randomUUID();

@@ -109,10 +109,18 @@ describe('request checks and their precedence', () => {
     ['a negative amount', { amount: -5 }, 'amount'],
     ['an amount above the bound', { amount: 100_000_000_000 }, 'amount'],
     ['a reason of 51 characters', { reason: 'r'.repeat(51) }, 'reason'],
+    ['a reason of 51 emoji', { reason: '😀'.repeat(51) }, 'reason'],
     ['merchant_reference of 9 digits', { merchant_reference: 123456789 }, 'merchant_reference'],
     ['merchant_reference of 11 digits', { merchant_reference: 12345678901 }, 'merchant_reference'],
   ])('%s -> 400 parameter_invalid', async (_label, change, param) => {
     expectError(await refund({ payment_id: paymentId, amount: 1, reason: 'x', ...change }), 400, 'parameter_invalid', param);
+  });
+
+  it('a reason of 50 characters is accepted however many UTF-16 units they take (50 emoji), and kept exactly', async () => {
+    const reason = '😀'.repeat(50);
+    const res = await refund({ payment_id: paymentId, amount: 1, reason });
+    expect(res.status).toBe(201);
+    expect(res.json.reason).toBe(reason);
   });
 
   it('the body comes before business rules, and merchant_not_provisioned comes before the Payment lookup', async () => {

@@ -34,7 +34,8 @@ export function authenticate(deps: Pick<Deps, 'dataSource' | 'rateLimiter'>) {
   const { dataSource, rateLimiter } = deps;
   return async (ctx: AppContext, next: Next): Promise<void> => {
     const header = ctx.get('authorization');
-    const match = /^Bearer ([^\s]+)$/.exec(header);
+    // The scheme name is case-insensitive (RFC 9110 11.1); the key itself is not.
+    const match = /^Bearer ([^\s]+)$/i.exec(header);
     const parsed = match ? parseApiKey(match[1]!) : null;
     if (!match || !parsed) throw new ApiError('invalid_api_key');
     const hash = hashApiKey(match[1]!);

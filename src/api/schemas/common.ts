@@ -4,6 +4,12 @@ import Joi from 'joi';
 import { isTestCard, luhnValid } from '../../domain/cards';
 import { MAX_AMOUNT, normalizeCurrency } from '../../domain/money';
 import { parseIpLiteral } from '../../domain/ip';
+import { characterCount } from '../../domain/text';
+
+/** A string of at most `max` characters, counted as code points (domain/text.ts), not UTF-16 units. */
+export const text = (max: number) => Joi.string().custom((value: string, helpers) => {
+  return characterCount(value) <= max ? value : helpers.error('text.max', { limit: max });
+}).messages({ 'text.max': '{{#label}} length must be less than or equal to {{#limit}} characters long' });
 
 export const amount = () => Joi.number().integer().min(1).max(MAX_AMOUNT);
 
@@ -20,7 +26,7 @@ export const ipAddress = () => Joi.string().min(3).max(45).custom((value: string
 }).messages({ 'any.invalid': '{{#label}} must be one literal IPv4 or IPv6 address, without port, zone or list' });
 
 /** Absolute https URL; plain http only for localhost in test mode (CONTRACT 2). */
-export const returnUrl = () => Joi.string().max(2048).custom((value: string, helpers) => {
+export const returnUrl = () => text(2048).custom((value: string, helpers) => {
   let url: URL;
   try {
     url = new URL(value);
@@ -50,12 +56,12 @@ export const cardExpYear = () => Joi.number().integer().min(1000).max(9999)
   .messages({ 'number.min': '{{#label}} must have four digits', 'number.max': '{{#label}} must have four digits' });
 export const cardCvc = () => Joi.string().pattern(/^\d{3,4}$/).messages({ 'string.pattern.base': '{{#label}} must be 3 or 4 digits' });
 
-export const email = () => Joi.string().max(255).email({ tlds: { allow: false } }).allow(null);
-export const personName = () => Joi.string().max(255).allow(null);
+export const email = () => text(255).email({ tlds: { allow: false } }).allow(null);
+export const personName = () => text(255).allow(null);
 export const phone = () => Joi.string().max(16).pattern(/^\+[1-9]\d{1,14}$/).allow(null)
   .messages({ 'string.pattern.base': '{{#label}} must be an E.164 number such as +14155550123' });
-export const addressLine = () => Joi.string().max(255).allow(null);
-export const postalCode = () => Joi.string().max(32).allow(null);
+export const addressLine = () => text(255).allow(null);
+export const postalCode = () => text(32).allow(null);
 export const countryCode = () => Joi.string().pattern(/^[A-Za-z]{2}$/).allow(null)
   .messages({ 'string.pattern.base': '{{#label}} must be a two-letter ISO country code' });
 
@@ -72,5 +78,5 @@ export const billingDetails = () => Joi.object({
   }).allow(null),
 }).allow(null);
 
-export const description = () => Joi.string().max(500).allow(null);
-export const merchantCustomerId = () => Joi.string().min(1).max(255).allow(null);
+export const description = () => text(500).allow(null);
+export const merchantCustomerId = () => text(255).min(1).allow(null);

@@ -2,8 +2,9 @@
 // CONTRACT 1 and 2). Built from the same blocks as Shape A's, so a field means the same in both.
 import Joi from 'joi';
 import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_LENGTH } from '../../domain/payment-shape-b';
+import { characterCount } from '../../domain/text';
 import {
-  addressLine, amount, cardCvc, cardExpMonth, cardExpYear, cardNumber, countryCode, description, email, personName, phone, postalCode, returnUrl,
+  addressLine, amount, cardCvc, cardExpMonth, cardExpYear, cardNumber, countryCode, description, email, personName, phone, postalCode, returnUrl, text,
 } from './common';
 
 /** Shape B spells currencies in lowercase only. */
@@ -44,9 +45,9 @@ export interface CustomerB {
  */
 const metadata = () => Joi.object()
   .max(METADATA_MAX_KEYS)
-  .pattern(Joi.string(), Joi.string().max(METADATA_MAX_VALUE_LENGTH))
+  .pattern(Joi.string(), text(METADATA_MAX_VALUE_LENGTH))
   .custom((value: Record<string, string>, helpers) => {
-    const tooLong = Object.keys(value).find((key) => key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH);
+    const tooLong = Object.keys(value).find((key) => key.length === 0 || characterCount(key) > METADATA_MAX_KEY_LENGTH);
     return tooLong === undefined ? value : helpers.error('metadata.key');
   })
   .allow(null)

@@ -1,6 +1,6 @@
 // Request schemas of the Payment operations (spec 2.8, 4.2, 4.4; CONTRACT 2 and 7).
 import Joi from 'joi';
-import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl } from './common';
+import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl, text } from './common';
 import type { BillingDetails } from '../../domain/payment';
 
 export interface DirectPaymentRequestA {
@@ -29,7 +29,7 @@ export const directPaymentSchemaA = Joi.object<DirectPaymentRequestA>({
       exp_month: cardExpMonth().required(),
       exp_year: cardExpYear().required(),
       cvc: cardCvc().required(),
-      holder_name: Joi.string().min(1).max(255).allow(null),
+      holder_name: text(255).min(1).allow(null),
     }).required(),
   }).required(),
   customer_ip_address: ipAddress().required(),

@@ -1,6 +1,6 @@
 // Request schema of POST /v1/refunds (spec 4.5). No currency: a Refund inherits its Payment's.
 import Joi from 'joi';
-import { amount, merchantReference } from './common';
+import { amount, merchantReference, text } from './common';
 
 export const MAX_REFUND_REASON_LENGTH = 50;
 
@@ -14,6 +14,6 @@ export interface CreateRefundRequest {
 export const createRefundSchema = Joi.object<CreateRefundRequest>({
   payment_id: Joi.string().max(255).required(),
   amount: amount().required(),
-  reason: Joi.string().max(MAX_REFUND_REASON_LENGTH).required(),
+  reason: text(MAX_REFUND_REASON_LENGTH).required(),
   merchant_reference: merchantReference(),
 }).required();

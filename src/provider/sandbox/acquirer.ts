@@ -4,6 +4,7 @@
 import { cardExpired, detectBrand, isPayoutEligibleBrand, last4, luhnValid } from '../../domain/cards';
 import type { FailureCode } from '../../domain/failure-codes';
 import { randomBase62 } from '../../domain/ids';
+import { characterCount } from '../../domain/text';
 import type {
   AuthorizationRecord, CardSummary, PayoutRecord, RefundRecord, SandboxState,
 } from './state';
@@ -55,7 +56,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function str(obj: Record<string, unknown>, field: string, max = 255): string {
   const value = obj[field];
-  if (typeof value !== 'string' || value.length === 0 || value.length > max) throw new InvalidRequest(field);
+  if (typeof value !== 'string' || value.length === 0 || characterCount(value) > max) throw new InvalidRequest(field);
   return value;
 }
 
