@@ -139,6 +139,14 @@ describe('drift', () => {
     }
   });
 
+  it('character limits (a custom rule joi-to-json cannot see) are stated as maxLength', () => {
+    const schemas = document.components.schemas as Record<string, JsonSchema>;
+    expect(schemas.RefundRequest!.properties!.reason!.maxLength).toBe(50);
+    expect(schemas.DirectPaymentRequest!.properties!.description!.maxLength).toBe(500);
+    expect(schemas.DirectPaymentRequest!.properties!.payment_method_data!.properties!.card!.properties!.holder_name!.maxLength).toBe(255);
+    expect(JSON.stringify(document)).not.toContain('x-max-characters');
+  });
+
   it('list query parameters are the keys of the joi query schemas, with the same schemas', () => {
     for (const operation of OPERATIONS.filter((candidate) => candidate.query)) {
       const documented = (document.paths[operation.path]![operation.method]!.parameters ?? [])

@@ -7,6 +7,7 @@ import parse from 'joi-to-json';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
 import { createPayoutSchema, listPayoutsQuerySchema } from '../schemas/payouts';
 import { createRefundSchema } from '../schemas/refunds';
+import { MAX_CHARACTERS_META } from '../schemas/common';
 import { PAYMENT_STATUSES } from '../../domain/payment';
 import { PAYOUT_STATUSES } from '../../domain/payout';
 import { MAX_SEARCH_LENGTH } from '../../domain/payout-search';
@@ -14,7 +15,26 @@ import { CARD_BRANDS } from './response-schemas';
 import type { JsonSchema, ParameterObject } from './types';
 
 export function joiToJsonSchema(schema: Joi.Schema): JsonSchema {
-  return parse(schema, 'open-api-3.1') as JsonSchema;
+  return withCharacterBounds(parse(schema, 'open-api-3.1') as JsonSchema);
+}
+
+/**
+ * joi's own `max` counts UTF-16 units, so character limits are a custom rule (`text()`) that
+ * joi-to-json cannot see; it leaves its bound as a meta key, stated here as `maxLength`, which JSON
+ * Schema counts in code points as the API does.
+ */
+function withCharacterBounds(node: unknown): JsonSchema {
+  if (Array.isArray(node)) {
+    node.forEach(withCharacterBounds);
+  } else if (typeof node === 'object' && node !== null) {
+    const record = node as Record<string, unknown>;
+    if (typeof record[MAX_CHARACTERS_META] === 'number') {
+      record.maxLength = record[MAX_CHARACTERS_META];
+      delete record[MAX_CHARACTERS_META];
+    }
+    Object.values(record).forEach(withCharacterBounds);
+  }
+  return node as JsonSchema;
 }
 
 const CURRENCY = 'Three-letter ISO 4217 code, case-insensitive, surrounding whitespace allowed. Not three letters after trimming: '

@@ -6,10 +6,14 @@ import { MAX_AMOUNT, normalizeCurrency } from '../../domain/money';
 import { parseIpLiteral } from '../../domain/ip';
 import { characterCount } from '../../domain/text';
 
+/** Where `text()` leaves its bound for the OpenAPI document, which states it as `maxLength` (code points there too). */
+export const MAX_CHARACTERS_META = 'x-max-characters';
+
 /** A string of at most `max` characters, counted as code points (domain/text.ts), not UTF-16 units. */
 export const text = (max: number) => Joi.string().custom((value: string, helpers) => {
   return characterCount(value) <= max ? value : helpers.error('text.max', { limit: max });
-}).messages({ 'text.max': '{{#label}} length must be less than or equal to {{#limit}} characters long' });
+}).meta({ [MAX_CHARACTERS_META]: max })
+  .messages({ 'text.max': '{{#label}} length must be less than or equal to {{#limit}} characters long' });
 
 export const amount = () => Joi.number().integer().min(1).max(MAX_AMOUNT);
 
