@@ -55,12 +55,6 @@ const headerValue = (request: FuzzRequest, name: string): string => {
   return (Array.isArray(raw) ? raw.join(', ') : raw ?? '').replace(/^[ \t]+|[ \t]+$/g, '');
 };
 
-/** Payment creates answered in Shape B keep their claims under an operation of their own. */
-function claimedOperation(request: FuzzRequest): string {
-  const shapeB = headerValue(request, 'Service-Version') === '2024-06-01';
-  return shapeB && (request.operation === 'payments.create' || request.operation === 'payments.create_hosted') ? `${request.operation}_b` : request.operation!;
-}
-
 function idempotencyKeyOf(request: FuzzRequest): string {
   return headerValue(request, 'Idempotency-Key');
 }
@@ -201,7 +195,7 @@ export function hostileInputSection(stack: ReliabilityStack): void {
         const code: string | undefined = status >= 400 ? json?.error?.code : undefined;
         if (code) codes.add(code);
         const mode = authenticatedKey(request, keys);
-        const claim = `${mode} ${claimedOperation(request)} ${idempotencyKeyOf(request)}`;
+        const claim = `${mode} ${request.operation!} ${idempotencyKeyOf(request)}`;
         if (status >= 200 && status < 300) {
           endpoint.accepted += 1;
           const replayed = header(answer, 'idempotent-replayed') === 'true';
