@@ -32,6 +32,15 @@ export function temporalCliPath(): string {
   return cli;
 }
 
+/** Whether something accepts connections on the port now. */
+function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => { socket.destroy(); resolve(false); });
+  });
+}
+
 export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
@@ -50,6 +59,11 @@ export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const cli = temporalCliPath();
+  // Otherwise the new server would fail to bind while the wait below found the old one listening:
+  // the caller would silently share a stale server's workflows (a test run killed before its teardown).
+  if (await isListening(options.port)) {
+    throw new Error(`port ${options.port} is already in use (a Temporal server left by an earlier run?); stop that process first`);
+  }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
