@@ -41,20 +41,12 @@ function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
+export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, host);
-      socket.once('connect', () => { socket.destroy(); resolve(); });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nothing listened on ${host}:${port} within ${timeoutMs} ms`));
-        else setTimeout(attempt, 200);
-      });
-    };
-    attempt();
-  });
+  while (!(await isListening(port, host))) {
+    if (Date.now() > deadline) throw new Error(`nothing listened on ${host}:${port} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {

@@ -137,16 +137,8 @@ export class Acquirer {
     return record;
   }
 
-  settleRefund(record: RefundRecord): RefundRecord {
-    return this.settleToOutcome(record);
-  }
-
-  settlePayout(record: PayoutRecord): PayoutRecord {
-    return this.settleToOutcome(record);
-  }
-
   /** Refunds and payouts settle to the outcome their test card chose when they were taken. */
-  private settleToOutcome<R extends RefundRecord | PayoutRecord>(record: R): R {
+  settleToOutcome<R extends RefundRecord | PayoutRecord>(record: R): R {
     if (record.status === 'processing' && record.settleAt !== null && record.settleAt <= this.now()) {
       record.status = record.outcome.status;
       record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
@@ -177,7 +169,7 @@ export class Acquirer {
   }
 
   refundJson(record: RefundRecord): Record<string, unknown> {
-    this.settleRefund(record);
+    this.settleToOutcome(record);
     const out: Record<string, unknown> = {
       id: record.id,
       object: 'refund',
@@ -195,7 +187,7 @@ export class Acquirer {
   }
 
   payoutJson(record: PayoutRecord): Record<string, unknown> {
-    this.settlePayout(record);
+    this.settleToOutcome(record);
     const out: Record<string, unknown> = {
       id: record.id,
       object: 'payout',
@@ -429,7 +421,7 @@ export class Acquirer {
     let committed = 0;
     for (const refund of this.state.refunds.values()) {
       if (refund.authorizationId !== authorization.id) continue;
-      this.settleRefund(refund);
+      this.settleToOutcome(refund);
       if (refund.status === 'processing' || refund.status === 'succeeded') committed += refund.amount;
     }
     if (committed + amount > authorization.amount) return 'invalid_amount';
@@ -546,14 +538,14 @@ export class Acquirer {
         };
       }),
       refunds: [...this.state.refunds.values()].filter(keep).map((r) => {
-        this.settleRefund(r);
+        this.settleToOutcome(r);
         return {
           idempotency_key: r.idempotencyKey, id: r.id, reference: r.reference, status: r.status,
           authorization_id: r.authorizationId, amount: r.amount, currency: r.currency,
         };
       }),
       payouts: [...this.state.payouts.values()].filter(keep).map((r) => {
-        this.settlePayout(r);
+        this.settleToOutcome(r);
         return {
           idempotency_key: r.idempotencyKey, id: r.id, reference: r.reference, status: r.status,
           amount: r.amount, currency: r.currency,
