@@ -54,7 +54,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // Otherwise the new server would fail to bind while the wait below found the old one listening:
   // the caller would silently share a stale server's workflows (a test run killed before its teardown).
   if (await isListening(options.port)) {
-    throw new Error(`port ${options.port} is already in use (a Temporal server left by an earlier run?); stop that process first`);
+    throw new Error(`port ${options.port} is already in use (a Temporal server left by an earlier run?): stop that process, or set TEMPORAL_ADDRESS to use a server that is already running`);
   }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort === null) args.push('--headless');
