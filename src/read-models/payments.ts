@@ -1,6 +1,7 @@
 // The Payment read model: written by PaymentWorkflow's projection activity, read by GET and list.
 import { Brackets, type DataSource, type EntityManager } from 'typeorm';
 import { Payment, Refund, type PaymentRow, type RefundRow } from '../db/entities';
+import { isMysql } from '../db/dialect';
 import { entityColumns } from '../db/entity-columns';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -201,8 +202,7 @@ export interface PaymentListQuery {
 
 /** Ids compare by code point on every database (MySQL columns are case-insensitive by default). */
 function binaryId(dataSource: DataSource): string {
-  const type = dataSource.options.type;
-  return type === 'mysql' || type === 'mariadb' ? 'p.id COLLATE utf8mb4_bin' : 'p.id';
+  return isMysql(dataSource) ? 'p.id COLLATE utf8mb4_bin' : 'p.id';
 }
 
 /**

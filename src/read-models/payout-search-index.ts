@@ -27,17 +27,13 @@
 // plus an index count of the (at most two) partial ones, and its page walks `seq` only inside the
 // range its hours hold, instead of reading and sorting every payout of the window.
 import type { DataSource, EntityManager } from 'typeorm';
+import { isMysql } from '../db/dialect';
 import { isDuplicateKeyError } from '../db/errors';
 
 export const SUFFIX_CHARS = 12;
 /** Searches up to this many characters are counted from `payout_search_grams`. */
 export const GRAM_CHARS = 2;
 const FIELD_SEPARATOR = '\n';
-
-export function isMysql(source: DataSource | EntityManager): boolean {
-  const type = ('connection' in source ? source.connection : source).options.type;
-  return type === 'mysql' || type === 'mariadb';
-}
 
 /** The indexed suffixes of a `search_text` value, with their character positions in it. */
 export function searchSuffixes(searchText: string): Array<{ suffix: Buffer; pos: number }> {

@@ -6,8 +6,9 @@ import type { FailureCode } from '../domain/failure-codes';
 import type { PayoutStatus, PayoutView } from '../domain/payout';
 import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payout-search';
 import type { Scope } from './payments';
+import { isMysql } from '../db/dialect';
 import { isDuplicateKeyError } from '../db/errors';
-import { createdWindowHours, findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, isMysql, regroupPayout, scopePayoutCount, suffixRange, type CreatedWindow } from './payout-search-index';
+import { createdWindowHours, findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, regroupPayout, scopePayoutCount, suffixRange, type CreatedWindow } from './payout-search-index';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
   return {

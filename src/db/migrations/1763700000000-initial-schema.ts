@@ -1,10 +1,11 @@
 // Schema written with TypeORM's portable Table API so the same migration runs on MySQL/MariaDB
 // and on the embedded SQLite default. Later changes go in new migration files.
 import { Table, TableIndex, TableUnique, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
+import { isMysql } from '../dialect';
 
 const col = {
   // SQLite only auto-increments an INTEGER PRIMARY KEY (which is 64-bit there).
-  seq: (qr: QueryRunner): TableColumnOptions => ({ name: 'seq', type: qr.connection.driver.options.type === 'better-sqlite3' ? 'integer' : 'bigint', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
+  seq: (qr: QueryRunner): TableColumnOptions => ({ name: 'seq', type: isMysql(qr) ? 'bigint' : 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
   id: (name = 'id', length = 32): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true }),
   varchar: (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable }),
   bigint: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable }),

@@ -1,11 +1,12 @@
 // Events (what was sent, for operators) and webhook delivery attempts (issue: events and webhooks).
 import { Table, TableIndex, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { isMysql } from '../dialect';
 
 export class WebhookEvents1763900000000 implements MigrationInterface {
   name = 'WebhookEvents1763900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const seqType = queryRunner.connection.driver.options.type === 'better-sqlite3' ? 'integer' : 'bigint';
+    const seqType = isMysql(queryRunner) ? 'bigint' : 'integer';
     const seq = { name: 'seq', type: seqType, isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
     await queryRunner.createTable(new Table({
       name: 'events',

@@ -3,13 +3,13 @@
 // (utf8mb4_bin), so a search is case-insensitive only through the lowercasing: literal otherwise
 // (no accent folding). SQLite compares it as given.
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { isMysql } from '../dialect';
 
 export class PayoutSearch1764000000000 implements MigrationInterface {
   name = 'PayoutSearch1764000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const type = queryRunner.connection.driver.options.type;
-    const binaryCollation = type === 'mysql' || type === 'mariadb' ? 'utf8mb4_bin' : undefined;
+    const binaryCollation = isMysql(queryRunner) ? 'utf8mb4_bin' : undefined;
     await queryRunner.addColumns('payouts', [
       new TableColumn({ name: 'initiator_ip_address', type: 'varchar', length: '45', isNullable: true }),
       new TableColumn({ name: 'search_text', type: 'text', isNullable: true, collation: binaryCollation }),

@@ -1,6 +1,7 @@
 // Payout lists at a million rows (issue 11, bench/REPORT.md): the search suffix index and the
 // per-scope payout count of src/read-models/payout-search-index.ts, backfilled from existing rows.
 import { Table, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { isMysql } from '../dialect';
 import { forEachPayoutTextBatch, insertSuffixes } from '../../read-models/payout-search-index';
 
 const BATCH = 500;
@@ -9,7 +10,7 @@ export class PayoutListIndex1764500000000 implements MigrationInterface {
   name = 'PayoutListIndex1764500000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.driver.options.type === 'better-sqlite3';
+    const sqlite = !isMysql(queryRunner);
     await queryRunner.createTable(new Table({
       name: 'payout_scopes',
       columns: [

@@ -2,6 +2,7 @@
 // payouts that contain each one- and two-character text, so that the total_count of a short
 // search is one row read (src/read-models/payout-search-index.ts), backfilled from existing rows.
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { isMysql } from '../dialect';
 import { addGramCounts, forEachPayoutTextBatch, gramCounts } from '../../read-models/payout-search-index';
 
 const BATCH = 2000;
@@ -10,7 +11,7 @@ export class PayoutSearchGrams1764800000000 implements MigrationInterface {
   name = 'PayoutSearchGrams1764800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.driver.options.type === 'better-sqlite3';
+    const sqlite = !isMysql(queryRunner);
     await queryRunner.createTable(new Table({
       name: 'payout_search_grams',
       columns: [

@@ -4,6 +4,7 @@
 // operation (their fingerprints are unchanged); a claim whose key the other shape already holds
 // stays where it is and expires.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { isMysql } from '../dialect';
 
 const MOVES: Array<[from: string, to: string]> = [
   ['payments.create_b', 'payments.create'],
@@ -15,7 +16,7 @@ export class IdempotencyScopePerEndpoint1765200000000 implements MigrationInterf
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // Skips a row whose move would break uq_idempotency_scope: MySQL/MariaDB `UPDATE IGNORE`, SQLite `UPDATE OR IGNORE`.
-    const update = queryRunner.connection.driver.options.type === 'better-sqlite3' ? 'UPDATE OR IGNORE' : 'UPDATE IGNORE';
+    const update = isMysql(queryRunner) ? 'UPDATE IGNORE' : 'UPDATE OR IGNORE';
     for (const [from, to] of MOVES) {
       await queryRunner.query(`${update} idempotency_records SET operation = ? WHERE operation = ?`, [to, from]);
     }
