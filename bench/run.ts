@@ -15,6 +15,7 @@
 //   --temporal-store=file  the dev server keeps its SQLite store in a file (default: in memory)
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
 //   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
+//   --hot-refund-seconds=N  the refunds on one hot Payment at 10/s, then at saturation (8 connections), N s each
 //   --saturate           creates and baseline (a) also run a saturation step (32 connections) in short mode
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
@@ -89,6 +90,11 @@ async function main(): Promise<void> {
   if (flags.has('saturate')) {
     plan.create.saturationConnections = plan.baseline.saturationConnections = 32;
     plan.create.saturationSeconds = plan.baseline.saturationSeconds = plan.create.durationSeconds;
+  }
+  // The hot-Payment refund steps of the full mode (10/s, then 8 connections) at any length: a Payment
+  // refunded some hundreds of times shows what each refund's projection costs as refunds pile up.
+  if (flags.has('hot-refund-seconds')) {
+    plan.refundsHot = { rates: [10], durationSeconds: Number(flags.get('hot-refund-seconds')), saturationConnections: 8, saturationSeconds: Number(flags.get('hot-refund-seconds')) };
   }
   const only = flags.get('only')?.split(',');
   const wants = (name: string) => !only || only.includes(name);

@@ -156,8 +156,34 @@ export async function recordPaymentProjection(dataSource: DataSource, view: Paym
   }
   await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
     await upsertVersioned(manager, Payment, paymentToRow(view), options);
-    for (const refund of view.refunds) await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
+    // Only the refunds whose state moved: a Payment refunded many times would otherwise rewrite
+    // every earlier refund on each change (a statement each; quadratic on a hot Payment).
+    const stored = await storedRefundStates(manager, view.id);
+    for (const refund of view.refunds) {
+      if (!refundStateChanged(stored.get(refund.id), refund)) continue;
+      await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
+    }
   }));
+}
+
+/** What can change on a refund after it is created; the rest of its row is written once. */
+export type RefundState = Pick<RefundView, 'status' | 'failure_code' | 'failure_message' | 'updated_at' | 'completed_at'>;
+
+/** Whether a refund's stored row (if any) shows a state other than the snapshot's. */
+export function refundStateChanged(stored: RefundState | undefined, refund: RefundState): boolean {
+  if (!stored) return true;
+  // Drivers return BIGINT columns as numbers or strings: compare the values, not their types.
+  const same = (a: string | number | null, b: string | number | null) => (a === null || b === null ? a === b : String(a) === String(b));
+  return !(same(stored.status, refund.status) && same(stored.failure_code, refund.failure_code) && same(stored.failure_message, refund.failure_message)
+    && same(stored.updated_at, refund.updated_at) && same(stored.completed_at, refund.completed_at));
+}
+
+async function storedRefundStates(manager: EntityManager, paymentId: string): Promise<Map<string, RefundState>> {
+  const rows: Array<RefundState & { id: string }> = await manager.getRepository(Refund).createQueryBuilder('r')
+    .select(['r.id AS id', 'r.status AS status', 'r.failure_code AS failure_code', 'r.failure_message AS failure_message', 'r.updated_at AS updated_at', 'r.completed_at AS completed_at'])
+    .where('r.payment_id = :paymentId', { paymentId })
+    .getRawMany();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export interface Scope {

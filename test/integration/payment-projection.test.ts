@@ -62,3 +62,29 @@ it('a Payment with refunds is written with its refunds, and an older snapshot mo
   expect(shown).toMatchObject({ version: 3, amount_refunded: 1000, amount_refundable: 3999 });
   expect(shown!.refunds).toMatchObject([{ id: refund.id, status: 'SUCCEEDED' }]);
 });
+
+it('a change writes only the refunds whose state moved; a missing refund row is written again', async () => {
+  const id = newId();
+  const refund = (n: number, patch: Partial<RefundView> = {}): RefundView => ({
+    id: `ref_${id.slice(4, 24)}${n}`, payment_id: id, amount: 1000, currency: 'USD', merchant_reference: null,
+    reason: 'requested_by_customer', refund_type: 'PARTIAL', status: 'SUCCEEDED', failure_code: null, failure_message: null,
+    created_at: 101, updated_at: 102, completed_at: 102, ...patch,
+  });
+  const settled = refund(1);
+  const pending = refund(2, { status: 'PENDING', updated_at: 103, completed_at: null });
+  await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+  await recordPaymentProjection(dataSource, view(id, 2, { refunds: [settled, pending] }));
+  // Mark the settled refund's row: a rewrite would put the snapshot's reason back.
+  await dataSource.query('UPDATE refunds SET reason = ? WHERE id = ?', ['untouched', settled.id]);
+  await dataSource.query('DELETE FROM refunds WHERE id = ?', [pending.id]);
+  const nowSucceeded = { ...pending, status: 'SUCCEEDED' as const, updated_at: 104, completed_at: 104 };
+  await recordPaymentProjection(dataSource, view(id, 3, { refunds: [settled, nowSucceeded] }));
+
+  const rows: Array<{ id: string; reason: string; status: string; version: number | string }> = await dataSource.query(
+    'SELECT id, reason, status, version FROM refunds WHERE payment_id = ? ORDER BY seq', [id]);
+  expect(rows.map((r) => ({ ...r, version: Number(r.version) }))).toEqual([
+    { id: settled.id, reason: 'untouched', status: 'SUCCEEDED', version: 2 },
+    { id: pending.id, reason: 'requested_by_customer', status: 'SUCCEEDED', version: 3 },
+  ]);
+  expect((await findPayment(dataSource, scope, id))!.refunds.map((r) => r.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+});
