@@ -2,8 +2,8 @@
 // what one answered request costs the API, the worker, the Temporal server, MariaDB and the rest.
 // Throughput on a machine this small is CPU, so this says where a request's cost is. A process
 // counts under the name it was started with (and its descendants with it); MariaDB and PostgreSQL
-// by their command names; the harness (load generator) by its own pid; anything else is "other"
-// (the rest of the machine). Linux only: elsewhere the meter returns nothing.
+// by their command names; the harness by its own pid, with the load generator it runs as a child
+// process; anything else is "other" (the rest of the machine). Linux only: elsewhere the meter returns nothing.
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
@@ -43,8 +43,10 @@ function readAll(): Map<number, Sample> | null {
     const open = text.indexOf('(');
     const close = text.lastIndexOf(')');
     const fields = text.slice(close + 2).split(' ');
-    // Fields after the name: state(0) ppid(1) ... utime(11) stime(12).
-    samples.set(Number(entry), { ppid: Number(fields[1]), comm: text.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) });
+    // Fields after the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14). The
+    // harness also counts its children that exited (the load generator runs a process per step).
+    const children = Number(entry) === process.pid ? Number(fields[13]) + Number(fields[14]) : 0;
+    samples.set(Number(entry), { ppid: Number(fields[1]), comm: text.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) + children });
   }
   return samples;
 }

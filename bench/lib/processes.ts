@@ -22,7 +22,11 @@ export function spawnTs(name: string, entry: string, args: string[], env: Record
   const fd = fs.openSync(logFile, 'w');
   // BENCH_CPU_PROFILE_DIR=dir: each process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROFILE_DIR, name)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
+  // V8's memory reducer shrinks an idle process's heap with a series of full collections (5-35 ms
+  // each, about 0.6 s apart, with helper threads): on two shared cores, the idle neighbours of the
+  // process being measured then take its CPU. BENCH_NODE_FLAGS="--trace-gc ..." adds flags (diagnostics).
+  const flags = ['--no-memory-reducer', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
     cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd],
   });
   fs.closeSync(fd);

@@ -2,18 +2,18 @@
 // from source with Go (go.temporal.io/server v1.29.1, the server inside CLI v1.5.1) into a cache
 // outside the clone, schema applied with temporal-sql-tool from the same module, run with a
 // generated config on the bench ports (17342-17349), databases payments_bench_temporal*.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../src/temporal/search-attributes';
 import { running } from './env';
+import { go, goInstall, toolCacheDir } from './go-tools';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, managed, type BenchProcess } from './processes';
 
 export const SERVER_VERSION = 'v1.29.1';
-const CACHE_DIR = process.env.TEMPORAL_SERVER_CACHE ?? path.join(os.homedir(), '.cache', 'payments-service', `temporal-server-${SERVER_VERSION}`);
+const CACHE_DIR = process.env.TEMPORAL_SERVER_CACHE ?? toolCacheDir(`temporal-server-${SERVER_VERSION}`);
 const PG = { host: '127.0.0.1', port: 5432, user: process.env.BENCH_PG_USER ?? 'postgres' };
 const DATABASES = { main: 'payments_bench_temporal', visibility: 'payments_bench_temporal_visibility' };
 const P = { frontend: 17342, frontendMembership: 17343, history: 17344, historyMembership: 17345, matching: 17346, matchingMembership: 17347, worker: 17348, workerMembership: 17349 };
@@ -25,24 +25,9 @@ export interface PostgresTemporal {
   stop(): Promise<void>;
 }
 
-function go(): string {
-  for (const candidate of [process.env.GO, '/usr/local/go/bin/go']) if (candidate && fs.existsSync(candidate)) return candidate;
-  return 'go';
-}
-
 /** The server and temporal-sql-tool binaries, built on first use (a few minutes). */
 export function serverBinaries(log: (line: string) => void): { server: string; sqlTool: string; moduleDir: string } {
-  const server = path.join(CACHE_DIR, 'server');
-  const sqlTool = path.join(CACHE_DIR, 'sql');
-  if (!fs.existsSync(server) || !fs.existsSync(sqlTool)) {
-    fs.mkdirSync(CACHE_DIR, { recursive: true });
-    log(`building go.temporal.io/server ${SERVER_VERSION} (server and temporal-sql-tool) into ${CACHE_DIR}`);
-    const build = spawnSync(go(), ['install', `go.temporal.io/server/cmd/server@${SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${SERVER_VERSION}`], {
-      env: { ...process.env, GOBIN: CACHE_DIR, GOFLAGS: '-mod=mod' }, encoding: 'utf8',
-    });
-    fs.writeFileSync(path.join(CACHE_DIR, 'build.log'), `${build.stdout}\n${build.stderr}`);
-    if (build.status !== 0) throw new Error(`go install failed (see ${path.join(CACHE_DIR, 'build.log')}): ${build.stderr.trim().split('\n').pop()}`);
-  }
+  const [server, sqlTool] = goInstall(CACHE_DIR, [`go.temporal.io/server/cmd/server@${SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${SERVER_VERSION}`], ['server', 'sql'], log) as [string, string];
   const gomodcache = execFileSync(go(), ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
   const moduleDir = path.join(gomodcache, `go.temporal.io/server@${SERVER_VERSION}`);
   if (!fs.existsSync(path.join(moduleDir, 'schema'))) throw new Error(`schema files not found in ${moduleDir}`);
