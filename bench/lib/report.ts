@@ -25,13 +25,13 @@ const rate = (v: number | null) => (v === null ? 'max' : String(v));
 
 function stepTable(steps: StepResult[]): string[] {
   const lines = [
-    '| scenario | step | target/s | achieved 2xx/s | 2xx | non-2xx | errors | p50 ms | p95 ms | p99 ms | max ms |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | step | target/s | achieved 2xx/s | 2xx | non-2xx | errors | p50 ms | p95 ms | p99 ms | max ms | sent late p99 ms |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of steps) {
     const codes = Object.entries(s.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${n}x${c}`).join(' ');
     const flag = s.cutOff ? ' (cut off: could not keep the rate)' : s.saturated ? ' (could not keep the rate)' : '';
-    lines.push(`| ${s.scenario} | ${s.name}${flag} | ${rate(s.targetRate)} | ${s.throughput.toFixed(1)} | ${s.ok} | ${s.non2xx}${codes ? ` (${codes})` : ''} | ${s.errors} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} |`);
+    lines.push(`| ${s.scenario} | ${s.name}${flag} | ${rate(s.targetRate)} | ${s.throughput.toFixed(1)} | ${s.ok} | ${s.non2xx}${codes ? ` (${codes})` : ''} | ${s.errors} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${ms(s.sendLateness?.p99)} |`);
   }
   return lines;
 }
@@ -162,7 +162,7 @@ export function renderReport(run: RunRecord, notesMarkdown: string | null): stri
       for (const c of checks) out.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '-' : c.met ? 'yes' : '**no**'} |`);
       out.push('');
     }
-    out.push('### All steps', '', 'Latency is measured at the client for 2xx answers; paced steps send at a fixed rate over many connections, saturation steps send back to back on a fixed number of connections.', '', ...stepTable(result.steps), '');
+    out.push('### All steps', '', 'Latency is measured at the client for 2xx answers; paced steps send at a fixed rate over many connections and count each latency from the planned send time ("sent late": how late the load generator sent, already inside the latency), saturation steps send back to back on a fixed number of connections.', '', ...stepTable(result.steps), '');
     const cpu = cpuTable(result.steps);
     const statementsNote = countsStatements(result.steps) ? ' The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.' : '';
     if (cpu.length) out.push('### CPU per answer', '', 'CPU time of each part of the system while the step ran (user + system, all threads, from /proc; bench/lib/cpu.ts), divided by the step\'s 2xx answers; "cores busy" is the total over the step\'s wall time (the machine has ' + run.machine.nproc + '). Work a request leaves behind after the step (a webhook still being delivered) counts in the next step.' + statementsNote, '', ...cpu, '');
