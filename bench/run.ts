@@ -20,7 +20,10 @@
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
-// Environment: BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop.
+// Load comes from vegeta (built with Go on first use into ~/.cache/payments-service; bench/lib/load.ts).
+// Environment: BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
+// BENCH_TRACE_DIR=dir keeps every step's per-request results (read them with `vegeta encode`);
+// BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
