@@ -138,6 +138,9 @@ export function prepareLoad(spec: LoadSpec): PreparedLoad {
         child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vegeta attack exited ${code}: ${stderr.trim()}`))));
+      }).catch((error: unknown) => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
       });
       const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
       return {

@@ -1,5 +1,5 @@
 // The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
-import { Brackets, In, LessThan, type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, LessThan, type DataSource, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -364,31 +364,61 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
     const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
     applyFilters(matching, scope, rest as PayoutFilters);
     if (matches) matching.andWhere(`p.seq IN (SELECT m.seq FROM (${matches.sql}) m)`, matches.params);
-    if (matches || !onlyGroupFilters(query.filters)) {
-      const counting = matching.clone().select('COUNT(*)', 'count');
-      // With a search, the matches drive (a primary-key lookup each); an index hint would make
-      // MariaDB scan every row of the filter instead (3.4 s for an amount in one currency), unless
-      // the filter is statuses that hold few rows against the matches (statusWalkSuffixRows).
-      const index = matches ? await searchCountingIndex(dataSource, scope, scopeId, search!, query.filters) : countingIndex(query.filters);
-      if (index) counting.useIndex(index);
-      totalCount = Number((await counting.getRawOne<{ count: string | number }>())?.count ?? 0);
-    } else if (structured) {
-      totalCount = await groupedPayoutCount(dataSource, scope.merchantId, scope.livemode, query.filters);
+    // With a search, the matches drive (a primary-key lookup each); an index hint would make
+    // MariaDB scan every row of the filter instead (3.4 s for an amount in one currency), unless
+    // the filter is statuses that hold few rows against the matches (statusWalkSuffixRows).
+    const searchWalk = matches ? await searchCountingIndex(dataSource, scope, scopeId, search!, query.filters) : null;
+    const count = (counting: SelectQueryBuilder<PayoutRow>) => counting.select('COUNT(*)', 'count').getRawOne<{ count: string | number }>().then((row) => Number(row?.count ?? 0));
+    if (searchWalk !== null && searchWalk === pagingIndex(query.filters)) {
+      // One status: its index walk both counts the matches and finds the page, in one statement
+      // instead of walking it twice (half the database time of `?search=maria&status=FAILED`).
+      matching.useIndex(searchWalk);
+      const counted = await countedPage(dataSource, matching, pageWindow);
+      seqs = counted.seqs;
+      totalCount = counted.totalCount ?? await count(matching.clone());
     } else {
-      totalCount = await scopePayoutCount(dataSource, scope.merchantId, scope.livemode);
+      if (matches || !onlyGroupFilters(query.filters)) {
+        const counting = matching.clone();
+        const index = matches ? searchWalk : countingIndex(query.filters);
+        if (index) counting.useIndex(index);
+        totalCount = await count(counting);
+      } else if (structured) {
+        totalCount = await groupedPayoutCount(dataSource, scope.merchantId, scope.livemode, query.filters);
+      } else {
+        totalCount = await scopePayoutCount(dataSource, scope.merchantId, scope.livemode);
+      }
+      // Few matches: read them through the filter's own index and sort them. Many: walk `seq`
+      // backwards and stop at the page. MariaDB otherwise walks `seq` for a narrow created window
+      // far in the past, reading most of the table (8 s at a million rows).
+      const index = pagingIndex(query.filters) ?? (!matches && totalCount <= FEW_MATCHES ? countingIndex(query.filters) : null);
+      if (index) matching.useIndex(index);
+      seqs = await pageSeqs(matching, 'p', pageWindow);
     }
-    // Few matches: read them through the filter's own index and sort them. Many: walk `seq`
-    // backwards and stop at the page. MariaDB otherwise walks `seq` for a narrow created window
-    // far in the past, reading most of the table (8 s at a million rows).
-    const index = pagingIndex(query.filters) ?? (!matches && totalCount <= FEW_MATCHES ? countingIndex(query.filters) : null);
-    if (index) matching.useIndex(index);
-    seqs = await pageSeqs(matching, 'p', pageWindow);
   }
-  // The page's rows by primary key: the queries above only read `seq`, so they stay in an index.
+  return pageOfRows(repo, seqs, query.limit, backward, totalCount);
+}
+
+/** The page's rows by primary key: the queries that chose it only read `seq`, so they stay in an index. */
+async function pageOfRows(repo: Repository<PayoutRow>, seqs: number[], limit: number, backward: boolean, totalCount: number): Promise<PayoutListResult> {
   const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));
   const rows = seqs.map((seq) => bySeq.get(seq)).filter((row): row is PayoutRow => row !== undefined);
-  const hasMore = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
   if (backward) page.reverse();
   return { data: page.map(rowToPayout), hasMore, totalCount };
+}
+
+/**
+ * A page of a query's `seq`s with the count of all its rows (the cursor aside), in one statement:
+ * the count is a window over the query's rows, the page is cut from them. An empty page (a cursor
+ * past the last row) carries no count: null.
+ */
+async function countedPage(dataSource: DataSource, query: SelectQueryBuilder<PayoutRow>, page: PageWindow): Promise<{ seqs: number[]; totalCount: number | null }> {
+  const [sql, params] = query.clone().addSelect('COUNT(*) OVER ()', 'total').getQueryAndParameters();
+  const cursor = page.cursor ? `WHERE x.seq ${page.direction === 'DESC' ? '<' : '>'} ?` : '';
+  const rows = (await dataSource.query(
+    `SELECT x.seq, x.total FROM (${sql}) x ${cursor} ORDER BY x.seq ${page.direction} LIMIT ${Math.trunc(page.limit) + 1}`,
+    page.cursor ? [...params, page.cursor.seq] : params,
+  )) as Array<{ seq: number | string; total: number | string }>;
+  return { seqs: rows.map((row) => Number(row.seq)), totalCount: rows.length ? Number(rows[0]!.total) : null };
 }
