@@ -3,7 +3,8 @@
 // Throughput on a machine this small is CPU, so this says where a request's cost is. A process
 // counts under the name it was started with (and its descendants with it); MariaDB and PostgreSQL
 // by their command names; the harness by its own pid, with the load generator it runs as a child
-// process; anything else is "other" (the rest of the machine). Linux only: elsewhere the meter returns nothing.
+// process; anything else is "other" (the rest of the machine). Linux only: elsewhere the meter
+// returns nothing.
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
