@@ -296,8 +296,13 @@ interface PageWindow {
 
 /** A query's page of `seq`s (column `<alias>.seq`): past the cursor, in order, one more than the limit for has_more. */
 async function pageSeqs(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: PageWindow): Promise<number[]> {
+  return (await pageOf<{ seq: string | number }>(query, alias, page)).map((r) => Number(r.seq));
+}
+
+/** A query's page of raw rows, by its column `<alias>.seq`, as pageSeqs cuts it. */
+function pageOf<T>(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: PageWindow): Promise<T[]> {
   if (page.cursor) query.andWhere(`${alias}.${page.cursor.condition}`, { cursor: page.cursor.seq });
-  return (await query.orderBy(`${alias}.seq`, page.direction).limit(page.limit + 1).getRawMany<{ seq: string | number }>()).map((r) => Number(r.seq));
+  return query.orderBy(`${alias}.seq`, page.direction).limit(page.limit + 1).getRawMany<T>();
 }
 
 /** The page's `seq`s from a search's match list (searchMatches). */
@@ -414,11 +419,9 @@ async function pageOfRows(repo: Repository<PayoutRow>, seqs: number[], limit: nu
  * past the last row) carries no count: null.
  */
 async function countedPage(dataSource: DataSource, query: SelectQueryBuilder<PayoutRow>, page: PageWindow): Promise<{ seqs: number[]; totalCount: number | null }> {
-  const [sql, params] = query.clone().addSelect('COUNT(*) OVER ()', 'total').getQueryAndParameters();
-  const cursor = page.cursor ? `WHERE x.seq ${page.direction === 'DESC' ? '<' : '>'} ?` : '';
-  const rows = (await dataSource.query(
-    `SELECT x.seq, x.total FROM (${sql}) x ${cursor} ORDER BY x.seq ${page.direction} LIMIT ${Math.trunc(page.limit) + 1}`,
-    page.cursor ? [...params, page.cursor.seq] : params,
-  )) as Array<{ seq: number | string; total: number | string }>;
+  const counted = query.clone().addSelect('COUNT(*) OVER ()', 'total');
+  const outer = dataSource.createQueryBuilder().select('x.seq', 'seq').addSelect('x.total', 'total')
+    .from(`(${counted.getQuery()})`, 'x').setParameters(counted.getParameters());
+  const rows = await pageOf<{ seq: number | string; total: number | string }>(outer, 'x', page);
   return { seqs: rows.map((row) => Number(row.seq)), totalCount: rows.length ? Number(rows[0]!.total) : null };
 }
