@@ -30,7 +30,7 @@ import { PROJECT_ROOT } from '../src/config';
 import { dropDatabase, freshDatabase, running, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
 import { explainReadPaths, type Explained } from './lib/explain';
 import { ensureBufferPool } from './lib/buffer-pool';
-import { loadGenerator } from './lib/load';
+import { loadGenerator, VEGETA_VERSION } from './lib/load';
 import { loadAverage, machine } from './lib/machine';
 import { migrate } from '../src/db/migrate';
 import { writeReport, type RunRecord } from './lib/report';
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
       'baseline (b)': 'the sandbox acquirer alone: POST /v1/authorizations (card 4242...)',
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,
       'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process, InnoDB buffer pool ${bufferPool ? `${(bufferPool.size / 1024 ** 3).toFixed(2)} GiB during the run (bench/lib/buffer-pool.ts)` : 'as the server has it'}`,
-      'load generator': 'vegeta v12.13.0 (Go), a process of its own per step on the same machine, started by the harness (its CPU counts as the load generator); every request built before the step (unique Idempotency-Key, keys rotated over the seeded merchants); paced steps open-loop with latency from the planned send time, saturation steps a fixed number of requests in flight (bench/lib/load.ts)',
+      'load generator': `vegeta ${VEGETA_VERSION} (Go), a process of its own per step on the same machine, started by the harness (its CPU counts as the load generator); every request built before the step (unique Idempotency-Key, keys rotated over the seeded merchants); paced steps open-loop with latency from the planned send time, saturation steps a fixed number of requests in flight (bench/lib/load.ts)`,
       'webhooks': flags.has('no-webhooks') ? 'none: the merchants have no webhook URL (--no-webhooks)' : 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
       'durations': JSON.stringify({ warmupSeconds: plan.warmupSeconds, create: plan.create, getById: plan.getById, payoutQueries: plan.payoutQueries }),
     },

@@ -13,12 +13,12 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { goInstall, toolCacheDir } from './go-tools';
 
-const VEGETA = 'github.com/tsenart/vegeta/v12@v12.13.0';
+export const VEGETA_VERSION = 'v12.13.0';
 
 let vegetaBinary: string | null = null;
 /** The vegeta binary, built with Go on first use (seconds). */
 export function loadGenerator(log: (line: string) => void = console.log): string {
-  vegetaBinary ??= goInstall(toolCacheDir('vegeta-v12.13.0'), [VEGETA], ['vegeta'], log)[0]!;
+  vegetaBinary ??= goInstall(toolCacheDir(`vegeta-${VEGETA_VERSION}`), [`github.com/tsenart/vegeta/v12@${VEGETA_VERSION}`], ['vegeta'], log)[0]!;
   return vegetaBinary;
 }
 
