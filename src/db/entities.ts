@@ -1,5 +1,8 @@
 // Read models and records. EntitySchema (no decorators) keeps the same definitions usable from
 // tsc, swc and tsx alike. Money is BIGINT minor units; timestamps are Unix seconds unless named *_ms.
+// The schema comes from the migrations: there, every id, key, token and hash column compares byte
+// for byte on MySQL/MariaDB (a binary NO PAD collation, the default of every table and of the
+// database since migration 1765300000000) as it does on SQLite.
 import { EntitySchema, type ValueTransformer } from 'typeorm';
 
 /** BIGINT arrives as a string from some drivers; every amount we store fits a safe integer. */
