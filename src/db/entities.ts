@@ -262,8 +262,11 @@ export const Payment = new EntitySchema<PaymentRow>({
     { name: 'uq_payments_hosted_token', columns: ['hosted_token'] },
   ],
   indices: [
-    { name: 'idx_payments_scope', columns: ['merchant_id', 'livemode', 'seq'] },
-    { name: 'idx_payments_scope_status', columns: ['merchant_id', 'livemode', 'status', 'seq'] },
+    // The list's order and filters, each ending in what a page's `seq` query tests without a row read.
+    { name: 'idx_payments_scope', columns: ['merchant_id', 'livemode', 'seq', 'status', 'created_at'] },
+    { name: 'idx_payments_scope_status', columns: ['merchant_id', 'livemode', 'status', 'seq', 'created_at'] },
+    { name: 'idx_payments_scope_created', columns: ['merchant_id', 'livemode', 'created_at'] },
+    { name: 'idx_payments_scope_status_created', columns: ['merchant_id', 'livemode', 'status', 'created_at'] },
   ],
 });
 

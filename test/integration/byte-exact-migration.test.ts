@@ -1,6 +1,7 @@
-// The migration that makes identifiers byte-exact, run on a database that the previous schema
-// holds rows in, on MariaDB and on the embedded SQLite default: every row stays as it was, keys
-// and ids then compare byte for byte, and the migration goes down and up again.
+// The migrations that make identifiers byte-exact and order Payment lists by `seq`, run on a
+// database that the previous schema holds rows in, on MariaDB and on the embedded SQLite default:
+// every row stays as it was, keys and ids then compare byte for byte, the list indexes carry what
+// a page's `seq` query reads, and both migrations go down and up again.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +67,14 @@ async function dropMysqlDatabase(url: string): Promise<void> {
   }
 }
 
+/** The columns of an index, in order. */
+async function indexColumns(dataSource: DataSource, name: string): Promise<string[]> {
+  if (dataSource.options.type === 'better-sqlite3') {
+    return ((await dataSource.query(`PRAGMA index_info(${name})`)) as Array<{ name: string }>).map((c) => c.name);
+  }
+  return ((await dataSource.query('SELECT COLUMN_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME = ? ORDER BY SEQ_IN_INDEX', [name])) as Array<{ name: string }>).map((c) => c.name);
+}
+
 describe.each(ENGINES)('%s: a database at the previous schema, with rows in it', (engine, url) => {
   let dataSource: DataSource;
   let before: Record<string, unknown[]>;
@@ -114,10 +123,16 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
     expect(await found('SELECT 1 FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.merchant_id = ?', 'mer_UpgradeShop0000000000aB')).toBe(1);
   });
 
+  it('gives the Payment list indexes the columns a page reads', async () => {
+    expect(await indexColumns(dataSource, 'idx_payments_scope')).toEqual(['merchant_id', 'livemode', 'seq', 'status', 'created_at']);
+    expect(await indexColumns(dataSource, 'idx_payments_scope_status')).toEqual(['merchant_id', 'livemode', 'status', 'seq', 'created_at']);
+  });
+
   it('goes down and up again', async () => {
     // Keys that differ only in case or a trailing space cannot share the folding collation's unique index: gone first.
     await dataSource.query('DELETE FROM idempotency_records WHERE fingerprint = ?', ['d'.repeat(64)]);
     for (let i = 0; i < NEW_MIGRATIONS; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await indexColumns(dataSource, 'idx_payments_scope')).toEqual(['merchant_id', 'livemode', 'seq']);
     if (engine === 'MariaDB') {
       const [row] = (await dataSource.query("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'payments' AND COLUMN_NAME = 'id'")) as Array<{ c: string }>;
       expect(row!.c).toBe('utf8mb4_unicode_ci');
