@@ -228,13 +228,14 @@ export interface PaymentListQuery {
 }
 
 /** Up to this many Payments in a creation-time window, a page reads the whole window and sorts it. */
-export const FEW_IN_WINDOW = 10_000;
+const FEW_IN_WINDOW = 10_000;
 
 /**
  * Newest first by creation: the order in which the Payments' rows were recorded (`seq`; a row is
  * written when the create is answered, or by the workflow's first projection if that comes first),
  * so two Payments created in the same second still list the later one first. Keyset cursors on
- * `seq` keep pages stable while Payments are created: no Payment is shown twice or skipped.
+ * `seq` keep pages stable while Payments are created: no Payment that existed when a walk began is
+ * shown twice or skipped.
  */
 export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
   // One transaction for the page and its refunds, as in findPayment.
@@ -293,10 +294,8 @@ async function pagingIndexes(manager: EntityManager, scope: Scope, query: Paymen
 
 /** Whether the creation-time window holds at most FEW_IN_WINDOW of the scope's Payments (counted in its index, up to that). */
 async function windowHoldsFew(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<boolean> {
-  const window = manager.getRepository(Payment).createQueryBuilder('p').select('1').useIndex('idx_payments_scope_created')
-    .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
-  if (query.createdGte !== undefined) window.andWhere('p.created_at >= :gte', { gte: query.createdGte });
-  if (query.createdLt !== undefined) window.andWhere('p.created_at < :lt', { lt: query.createdLt });
+  const window = manager.getRepository(Payment).createQueryBuilder('p').select('1').useIndex('idx_payments_scope_created');
+  applyScopeAndFilters(window, scope, { ...query, statusFilters: undefined });
   const [sql, params] = window.limit(FEW_IN_WINDOW + 1).getQueryAndParameters();
   const [counted] = (await manager.query(`SELECT COUNT(*) AS n FROM (${sql}) w`, params)) as Array<{ n: number | string }>;
   return Number(counted?.n ?? 0) <= FEW_IN_WINDOW;
