@@ -3,9 +3,9 @@
 // `request_body_invalid`, and a well-typed value that breaks a bound, format or enum is
 // `parameter_invalid`, both with the dotted path of the field.
 import type Joi from 'joi';
-import getRawBody from 'raw-body';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import type { AppContext } from './context';
+import { readBodyText } from './request-body';
 
 const STRUCTURAL = new Set(['any.required', 'object.unknown', 'number.integer', 'object.base', 'array.base', 'string.base', 'number.base', 'boolean.base', 'alternatives.types']);
 
@@ -34,12 +34,12 @@ export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise
   if (!ctx.is('application/json')) {
     throw new ApiError('request_body_invalid', { message: 'The request body must be JSON sent with Content-Type: application/json.' });
   }
-  return parseJsonObject(await readRawBody(ctx, limitBytes));
+  return parseJsonObject(await readBodyText(ctx, limitBytes));
 }
 
 /** For operations without a body: nothing at all, or the empty JSON object `{}`. */
 export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Promise<void> {
-  const raw = await readRawBody(ctx, limitBytes);
+  const raw = await readBodyText(ctx, limitBytes);
   if (raw.trim() === '') return;
   if (!ctx.is('application/json')) {
     throw new ApiError('request_body_invalid', { message: 'This operation takes no body; send none, or {} with Content-Type: application/json.' });
@@ -47,15 +47,6 @@ export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Pr
   const unexpected = Object.keys(parseJsonObject(raw))[0];
   if (unexpected !== undefined) {
     throw new ApiError('request_body_invalid', { param: unexpected, message: `This operation takes no body fields; \`${unexpected}\` is not allowed.` });
-  }
-}
-
-async function readRawBody(ctx: AppContext, limitBytes: number): Promise<string> {
-  try {
-    return await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
-  } catch (error) {
-    const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-    throw new ApiError('request_body_invalid', { message: tooLarge ? `The request body must be at most ${limitBytes} bytes.` : 'The request body could not be read.' });
   }
 }
 
