@@ -6,6 +6,7 @@
 // would need to know anyway. Cross-site POSTs that browsers label as such are refused as well.
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
+import { parseUrlEncodedForm } from '../../hosted-page/form';
 import { pageSecurityHeaders } from '../../hosted-page/html';
 import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../../hosted-page/pages';
 import { closedPaymentPage, crossSiteSubmissionPage, hostedPageOpen, notFoundPage, unavailablePage } from '../../hosted-page/states';
@@ -58,13 +59,15 @@ const FORM_PROBLEMS: Record<BodyProblem, { status: number; notice: string }> = {
 
 /**
  * The urlencoded body, or the status and notice of a form that cannot be read (browsers send this
- * page's form as UTF-8). Other media types read as an empty form.
+ * page's form as UTF-8; text that is not, or a malformed escape, comes from no browser). Other media
+ * types read as an empty form.
  */
 async function readForm(ctx: AppContext): Promise<FormRead> {
   if (!ctx.is('application/x-www-form-urlencoded')) return { form: new URLSearchParams() };
   const read = await readBody(ctx, MAX_FORM_BYTES);
   if ('problem' in read) return FORM_PROBLEMS[read.problem];
-  return { form: new URLSearchParams(read.text) };
+  const form = parseUrlEncodedForm(read.text);
+  return form ? { form } : UNREADABLE_FORM;
 }
 
 export function registerHostedPageRoutes(router: AppRouter, deps: Deps): void {
