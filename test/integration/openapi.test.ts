@@ -1,7 +1,7 @@
 // Real answers against the OpenAPI document: every served operation and a wide set of statuses
 // (201 PROCESSING / REQUIRES_ACTION / FAILED, replays, 400 to 503 errors in both envelopes, list
-// pages, refunds, payouts, health, metrics, the document and the docs page) are validated with ajv.
-// Real MariaDB, Temporal, sandbox and worker.
+// pages, refunds, payouts, health, metrics, the document and the docs page) are validated with ajv,
+// and so is every webhook those changes deliver. Real MariaDB, Temporal, sandbox and worker.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { openApiDocument } from '../../src/api/openapi/document';
@@ -10,6 +10,7 @@ import type { OpenApiDocument } from '../../src/api/openapi/types';
 import { SHAPE_B_VERSION } from '../../src/api/versions';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallOptions, type CallResult, type TestMerchant } from '../helpers/api';
 import { OpenApiValidator, openApiValidator, pointer } from '../helpers/openapi';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const CARD = {
   visa: '4242424242424242',
@@ -24,13 +25,18 @@ const CARD = {
 
 let api: RunningApi;
 let merchant: TestMerchant;
+let receiver: WebhookReceiver;
 const validator = openApiValidator();
 
 beforeAll(async () => {
   api = await startTestApi();
-  merchant = await createMerchant(api, { name: 'OpenAPI Shop' });
+  receiver = await startWebhookReceiver();
+  merchant = await createMerchant(api, { name: 'OpenAPI Shop', webhookUrl: receiver.url });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+  await receiver.close();
+});
 
 /** Calls the API and validates the answer against the document; returns it for further checks. */
 async function checked(method: string, pathTemplate: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
@@ -70,10 +76,11 @@ const payout = (cardNumber: string, options: CallOptions = {}) => checked('POST'
 });
 
 describe('the document and the page', () => {
-  it('GET /openapi.json serves the built document, which compiles in ajv', async () => {
+  it('GET /openapi.json serves the built document for the configured public base URL, which compiles in ajv', async () => {
     const res = await checked('GET', '/openapi.json', '/openapi.json');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    expect(res.json.servers.map((server: { url: string }) => server.url)).toEqual([api.deps.config.publicBaseUrl]);
+    expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument(api.deps.config.publicBaseUrl))));
     expect(new OpenApiValidator(res.json as OpenApiDocument).compileAll()).toBeGreaterThan(60);
   });
 
@@ -275,6 +282,17 @@ describe('payouts', () => {
     expectCode(await checked('GET', '/v1/payouts/{payout_id}', `/v1/payouts/po_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
     expectCode(await checked('GET', '/v1/payouts', '/v1/payouts?card_last4=12', { key: merchant.testKey }), 400, 'invalid_search_criteria');
     expectCode(await checked('GET', '/v1/payouts', '/v1/payouts', {}), 401, 'invalid_api_key');
+  });
+});
+
+describe('webhooks', () => {
+  it('every webhook the changes above delivered matches the document: type, envelope, snapshot and signature headers', async () => {
+    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed',
+      'refund.processing', 'refund.succeeded', 'refund.failed', 'payout.pending', 'payout.failed'];
+    const types = () => new Set(receiver.received.map((webhook) => webhook.json.type));
+    await eventually(async () => types(), (seen) => expected.every((type) => seen.has(type)), 45_000, 250);
+    // Throws for a type the document does not list, a body or a header it does not describe.
+    for (const webhook of receiver.received) validator.validateWebhook(JSON.parse(webhook.body), webhook.headers);
   });
 });
 
