@@ -1,8 +1,9 @@
 // Validates real answers against the OpenAPI document with ajv (JSON Schema 2020-12, as OpenAPI 3.1
 // uses): the body against the response schema of that operation and status (the exact shape for
 // the answering `Service-Version`), an error's code against the codes documented for that operation
-// and status, and the documented response headers; and real webhook deliveries against the
-// document's `webhooks`. Failures read as a list of paths, problems and the offending values.
+// and status, and the documented response headers; and the requests the service makes (webhooks,
+// the Shape B callback) against the document's `webhooks` and `callbacks`. Failures read as a list
+// of paths, problems and the offending values.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { openApiDocument } from '../../src/api/openapi/document';
 import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject } from '../../src/api/openapi/types';
@@ -92,8 +93,12 @@ export class OpenApiValidator {
     const refs: string[] = Object.keys(this.document.components.schemas).map((name) => pointer('components', 'schemas', name));
     for (const name of Object.keys(this.document.components.parameters)) refs.push(pointer('components', 'parameters', name, 'schema'));
     for (const name of Object.keys(this.document.components.headers)) refs.push(pointer('components', 'headers', name, 'schema'));
+    const paths = Object.entries(this.document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ base: ['paths', path, method], operation })));
+    const callbacks = paths.flatMap(({ base, operation }) => Object.entries(operation.callbacks ?? {})
+      .flatMap(([name, byUrl]) => Object.entries(byUrl).map(([url, { post }]) => ({ base: [...base, 'callbacks', name, url, 'post'], operation: post }))));
     const operations = [
-      ...Object.entries(this.document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ base: ['paths', path, method], operation }))),
+      ...paths,
+      ...callbacks,
       ...Object.entries(this.document.webhooks).map(([type, { post }]) => ({ base: ['webhooks', type, 'post'], operation: post })),
     ];
     for (const { base, operation } of operations) {
@@ -191,13 +196,26 @@ export class OpenApiValidator {
   validateWebhook(body: unknown, headers: HeaderSource): void {
     const type = (body as { type?: unknown } | null)?.type;
     const label = `webhook ${String(type)}`;
-    const webhook: OperationObject | undefined = typeof type === 'string' ? this.document.webhooks[type]?.post : undefined;
+    const webhook = typeof type === 'string' ? this.document.webhooks[type]?.post : undefined;
     if (!webhook) throw new Error(`${label} is not in the OpenAPI document's webhooks (${Object.keys(this.document.webhooks).join(', ')})`);
-    const documentedHeaders = (webhook.parameters ?? []).map((parameter) => this.parameter(parameter))
+    this.validateRequest(label, webhook, ['webhooks', type as string, 'post'], body, headers);
+  }
+
+  /** Throws a readable error unless a request the service made as the named callback of an operation matches the document. */
+  validateCallback(method: string, pathTemplate: string, name: string, body: unknown, headers: HeaderSource): void {
+    const verb = method.toLowerCase();
+    const label = `${method.toUpperCase()} ${pathTemplate} callback ${name}`;
+    const [url, item] = Object.entries(this.document.paths[pathTemplate]?.[verb]?.callbacks?.[name] ?? {})[0] ?? [];
+    if (!url || !item) throw new Error(`${label} is not in the OpenAPI document`);
+    this.validateRequest(label, item.post, ['paths', pathTemplate, verb, 'callbacks', name, url, 'post'], body, headers);
+  }
+
+  private validateRequest(label: string, operation: OperationObject, base: string[], body: unknown, headers: HeaderSource): void {
+    const documentedHeaders = (operation.parameters ?? []).map((parameter) => this.parameter(parameter))
       .filter((parameter) => parameter.in === 'header').map((parameter): [string, HeaderObject] => [parameter.name, parameter]);
     const problems = [
       ...this.checkHeaders(documentedHeaders, headers),
-      ...this.checkBody(pointer('webhooks', type as string, 'post', 'requestBody', 'content', 'application/json', 'schema'), body, 'the event schema'),
+      ...this.checkBody(pointer(...base, 'requestBody', 'content', 'application/json', 'schema'), body, 'the request schema'),
     ];
     if (problems.length) throw new Error(`${label} does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(body, null, 2)}`);
     this.validated.add(label);

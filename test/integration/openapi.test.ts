@@ -26,16 +26,20 @@ const CARD = {
 let api: RunningApi;
 let merchant: TestMerchant;
 let receiver: WebhookReceiver;
+/** Receives the Shape B `callback_url` POSTs. */
+let callbacks: WebhookReceiver;
 const validator = openApiValidator();
 
 beforeAll(async () => {
   api = await startTestApi();
   receiver = await startWebhookReceiver();
+  callbacks = await startWebhookReceiver();
   merchant = await createMerchant(api, { name: 'OpenAPI Shop', webhookUrl: receiver.url });
 });
 afterAll(async () => {
   await api.close();
   await receiver.close();
+  await callbacks.close();
 });
 
 /** Calls the API and validates the answer against the document; returns it for further checks. */
@@ -214,9 +218,17 @@ describe('payments', () => {
     const declined = await checked('POST', '/v1/payments', '/v1/payments', { key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', card: card(CARD.declined) } });
     expect(declined.json.error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' });
     const hosted = await checked('POST', '/v1/payments/hpp', '/v1/payments/hpp', {
-      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/back', metadata: { order: '42' } },
+      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/back', metadata: { order: '42' }, callback_url: callbacks.url },
     });
     expect(hosted.json).toMatchObject({ status: 'pending', card: null });
+    // The shopper pays on the hosted page; the completed payment is POSTed to the callback_url (checked below).
+    const form = await fetch(hosted.json.redirect_url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ card_number: CARD.visa, exp: `12/${String(new Date().getFullYear() + 2).slice(-2)}`, cvc: '123', cardholder_name: 'Ada Lovelace' }).toString(),
+      redirect: 'manual',
+    });
+    expect(form.status).toBe(303);
     expect((await getPayment(created.json.id, { headers })).json).toEqual(created.json);
     expect((await checked('GET', '/v1/payments', '/v1/payments?limit=3&status=succeeded', { key: merchant.testKey, headers })).json.object).toBe('list');
   });
@@ -293,6 +305,12 @@ describe('webhooks', () => {
     await eventually(async () => types(), (seen) => expected.every((type) => seen.has(type)), 45_000, 250);
     // Throws for a type the document does not list, a body or a header it does not describe.
     for (const webhook of receiver.received) validator.validateWebhook(JSON.parse(webhook.body), webhook.headers);
+  });
+
+  it('the Shape B callback_url POST matches the callback of POST /v1/payments/hpp', async () => {
+    await eventually(async () => callbacks.received, (list) => list.length > 0);
+    for (const callback of callbacks.received) validator.validateCallback('POST', '/v1/payments/hpp', 'paymentCompletedB', JSON.parse(callback.body), callback.headers);
+    expect(JSON.parse(callbacks.received[0]!.body)).toMatchObject({ object: 'payment', status: 'succeeded' });
   });
 });
 

@@ -52,7 +52,7 @@ describe('docs page', () => {
     expect(csp).toMatch(/^default-src 'none';/);
   });
 
-  it('shows the server, the known values of open enums, and every webhook', () => {
+  it('shows the server, the known values of open enums, every webhook and the Shape B callback', () => {
     expect(page).toContain(`Base URL <code>${document.servers[0]!.url}</code>`);
     expect(page).toContain('known values <code>&quot;actor_forbidden&quot;</code>');
     expect(page).toContain('known values <code>&quot;not_found&quot;</code>');
@@ -60,6 +60,7 @@ describe('docs page', () => {
     const ids = new Set([...page.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
     for (const { post } of Object.values(document.webhooks)) expect(ids).toContain(`op-${post.operationId}`);
     expect(page).toContain("<code>payment.succeeded</code> <span>to the merchant's webhook endpoint</span>");
+    expect(page).toContain('<h4>Callback: Shape B <code>callback_url</code></h4>');
   });
 
   it('escapes what it renders', () => {

@@ -81,7 +81,8 @@ describe('structure', () => {
   });
 
   it('gives every operation a unique id, a known tag, responses and its path parameters', () => {
-    const ids = [...operations, ...webhookOperations].map(({ operation }) => operation.operationId);
+    const callbackOperations = operations.flatMap(({ operation }) => Object.values(operation.callbacks ?? {}).flatMap((byUrl) => Object.values(byUrl).map(({ post }) => ({ operation: post }))));
+    const ids = [...operations, ...webhookOperations, ...callbackOperations].map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     const tags = document.tags.map((tag) => tag.name);
     for (const { path, operation } of operations) {
@@ -123,6 +124,15 @@ describe('examples', () => {
   for (const { type, operation } of webhookOperations) {
     for (const [name, example] of Object.entries(operation.requestBody?.content['application/json']?.examples ?? {})) {
       cases.push([`webhook ${type} ${name}`, pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'), example.value]);
+    }
+  }
+  for (const { path, method, operation } of operations) {
+    for (const [callback, byUrl] of Object.entries(operation.callbacks ?? {})) {
+      for (const [url, { post }] of Object.entries(byUrl)) {
+        for (const [name, example] of Object.entries(post.requestBody?.content['application/json']?.examples ?? {})) {
+          cases.push([`${method} ${path} callback ${callback} ${name}`, pointer('paths', path, method, 'callbacks', callback, url, 'post', 'requestBody', 'content', 'application/json', 'schema'), example.value]);
+        }
+      }
     }
   }
 
@@ -327,5 +337,14 @@ describe('what standard tools need', () => {
       const other = EVENT_TYPES.find((candidate) => candidate !== type && candidate.startsWith(`${object}.`))!;
       expect({ type, other, valid: valid(ref, body(other)).valid }).toEqual({ type, other, valid: false });
     }
+  });
+
+  it('POST /v1/payments/hpp documents its Shape B callback: the payment in Shape B to callback_url, signed like the webhooks', () => {
+    const withCallbacks = operations.filter(({ operation }) => operation.callbacks).map(({ method, path }) => `${method} ${path}`);
+    expect(withCallbacks).toEqual(['post /v1/payments/hpp']);
+    const callback = document.paths['/v1/payments/hpp']!.post!.callbacks!.paymentCompletedB!['{$request.body#/callback_url}']!.post;
+    expect(callback.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/PaymentB' });
+    expect(callback.parameters).toEqual(document.webhooks['payment.succeeded']!.post.parameters);
+    expect(document.components.schemas.HostedPaymentRequestB!.properties!.callback_url).toBeDefined();
   });
 });

@@ -155,6 +155,12 @@ function responsesBlock(document: OpenApiDocument, operation: OperationObject): 
   return `<h4>Responses</h4><table><thead><tr><th>Status</th><th>Meaning</th><th>Body</th><th>Headers</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>\n${examples ? `<h4>Examples</h4>\n${examples}` : ''}`;
 }
 
+function callbacksBlock(operation: OperationObject): string {
+  return Object.values(operation.callbacks ?? {}).flatMap((byUrl) => Object.entries(byUrl)).map(([url, { post }]) => `<h4>Callback: ${inlineMarkdown(post.summary)}</h4>
+${markdown(post.description)}
+<p class="meta">POST to <code>${escapeHtml(url)}</code>, signed like the webhooks. Body: ${typeText(post.requestBody!.content['application/json']!.schema)}.</p>`).join('\n');
+}
+
 function operationBlock(document: OpenApiDocument, { path, method, operation, webhook }: PageOperation): string {
   const shapes = operation['x-shapes'];
   const auth = webhook ? 'signed by the service (Standard Webhooks, <code>webhook-signature</code>)'
@@ -169,6 +175,7 @@ ${markdown(operation.description).replace('<strong>Not served', '<strong class="
 ${parametersTable(document, operation)}
 ${requestBlock(operation)}
 ${responsesBlock(document, operation)}
+${callbacksBlock(operation)}
 </article>`;
 }
 

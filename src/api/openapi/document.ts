@@ -16,7 +16,7 @@ import {
   schemaRef, type ExampleObject, type HeaderObject, type JsonSchema, type MediaTypeObject, type OpenApiDocument,
   type OperationObject, type ParameterObject, type Reference, type ResponseObject,
 } from './types';
-import { eventSchemas, WEBHOOK_PARAMETERS, webhooks } from './webhooks';
+import { eventSchemas, shapeBCallbacks, WEBHOOK_PARAMETERS, webhooks } from './webhooks';
 
 /** `Service-Version: 2025-09-01` → `Payment`; ... for the components of each shape. */
 const componentsByVersion = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
@@ -209,6 +209,7 @@ function operationObject(operation: OperationSpec): OperationObject {
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successes, ...errorResponses(operation) },
+    ...(operation.shapeBCallback ? { callbacks: shapeBCallbacks() } : {}),
     'x-shapes': [...operation.shapes],
   };
 }

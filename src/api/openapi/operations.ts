@@ -58,6 +58,8 @@ export interface OperationSpec {
   requestBody?: Partial<Record<Shape, string>>;
   requestExamples?: string[];
   responses: SuccessResponse[];
+  /** Shape B hosted payments: the completed payment is POSTed to the request's `callback_url`. */
+  shapeBCallback?: boolean;
 }
 
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -97,6 +99,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     served: true,
     requestBody: { A: 'HostedPaymentRequest', B: 'HostedPaymentRequestB' },
     requestExamples: ['hostedPaymentRequest', 'hostedPaymentRequestB'],
+    shapeBCallback: true,
     responses: [{
       status: 201,
       description: 'The Payment, created: `PENDING`, `REQUIRES_ACTION` with the hosted page, or `FAILED` (Shape B: `pending` with `redirect_url`).',

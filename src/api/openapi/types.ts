@@ -83,6 +83,8 @@ export interface OperationObject {
   parameters?: Array<ParameterObject | Reference>;
   requestBody?: { required: boolean; description?: string; content: Record<string, MediaTypeObject> };
   responses: Record<string, ResponseObject>;
+  /** Requests the service makes because of this one, by name, then by the URL expression they go to. */
+  callbacks?: Record<string, Record<string, { post: OperationObject }>>;
   /** Shapes the operation speaks; empty for non-JSON service endpoints. */
   'x-shapes': string[];
 }

@@ -54,7 +54,7 @@ export const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
     name: 'webhook-id',
     in: 'header',
     required: true,
-    description: 'The event id (`id` in the body): the same on every retry of the event. Deduplicate on it.',
+    description: 'The event id, the same on every retry: deduplicate on it. For a webhook it is the body\'s `id`.',
     schema: { type: 'string', pattern: EVENT_ID_PATTERN },
   },
   WebhookTimestamp: {
@@ -106,17 +106,18 @@ const RESPONSES: Record<string, ResponseObject> = {
   default: { description: 'Anything else, or no answer within 10 seconds: the event is retried with exponential backoff for up to 3 days.' },
 };
 
+const SIGNATURE_HEADERS: Reference[] = Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
 function webhook(type: EventType): OperationObject {
   const object = objectOf(type);
   const examples = eventExample(type);
-  const parameters: Reference[] = Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
   return {
     operationId: operationId(type),
     tags: ['Events'],
     summary: type,
     description: `${WHEN[type]} The body is a \`${OBJECTS[object].envelope}\` with \`type\` \`${type}\`.`,
     security: [],
-    parameters,
+    parameters: SIGNATURE_HEADERS,
     requestBody: {
       required: true,
       content: {
@@ -135,4 +136,33 @@ function webhook(type: EventType): OperationObject {
 /** The `webhooks` section: one entry per event type. */
 export function webhooks(): Record<string, { post: OperationObject }> {
   return Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhook(type) }]));
+}
+
+/**
+ * The `callbacks` of `POST /v1/payments/hpp`: a Shape B hosted payment with a `callback_url` is
+ * POSTed there in Shape B once it completes, through the same signing and delivery as the webhooks.
+ */
+export function shapeBCallbacks(): Record<string, Record<string, { post: OperationObject }>> {
+  return {
+    paymentCompletedB: {
+      '{$request.body#/callback_url}': {
+        post: {
+          operationId: 'paymentCompletedCallbackB',
+          tags: ['Events'],
+          summary: 'Shape B `callback_url`',
+          description: 'When a Shape B hosted payment with a `callback_url` completes (`succeeded`, or `failed` when declined or expired), '
+            + 'the service POSTs the payment, in Shape B, to that URL: once per payment, signed, retried and deduplicated like the webhooks. '
+            + 'The merchant\'s webhook endpoint still gets the Shape A events.',
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef('PaymentB'), examples: { paymentSucceededB: example('paymentSucceededB') } } },
+          },
+          responses: RESPONSES,
+          'x-shapes': ['B'],
+        },
+      },
+    },
+  };
 }
