@@ -35,7 +35,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);
-  registerDocsRoutes(router);
+  registerDocsRoutes(router, deps.config);
 
   app.use(drainUnreadBody());
   app.use(requestContext(deps.logger, deps.metrics));
