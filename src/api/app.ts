@@ -36,7 +36,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);
-  registerDocsRoutes(router);
+  registerDocsRoutes(router, deps.config);
 
   app.use(closeAfterUnreadBody());
   app.use(requestContext(deps.logger, deps.metrics, deps.config.http.bodyTimeoutMs));

@@ -43,9 +43,11 @@ describe('bodies', () => {
     ['POST /v1/payouts', '/v1/payouts', {}],
     ['POST /internal/provider/notifications', '/internal/provider/notifications', {}],
   ])('%s: a declared length over the limit is refused at once, before the body arrives', async (_label, path, extra) => {
-    const result = await exchange(api.url, [head('POST', path, createHeaders({ 'Content-Length': '70000', ...extra })), '{"amount":1}'.padEnd(200)], { waitMs: 300 });
+    const result = await exchange(api.url, [head('POST', path, createHeaders({ 'Content-Length': '70000', Connection: 'keep-alive', ...extra })), '{"amount":1}'.padEnd(200)], { waitMs: 300 });
     const answer = expectEnvelope(result, 400, 'request_body_invalid');
     expect(answer.json.error.message).toMatch(/at most \d+ bytes/);
+    // The rest of that body is no next request: the connection ends after it (unread-body.ts).
+    expect(answer.headers.connection).toBe('close');
   });
 
   it.each([
