@@ -66,7 +66,8 @@ export function createHttpServer(handler: http.RequestListener, limits: HttpLimi
   server.keepAliveTimeout = 65_000;
   // Node drops headers past this count silently; one more than allowed lets the app see, and refuse, a request that has too many.
   server.maxHeadersCount = limits.maxHeaders + 1;
-  // Connections past this are closed as they arrive, without an answer (clients retry; spec 7.2).
+  // Connections past this are closed as they arrive, without an answer: a client retries a lost
+  // answer with the same Idempotency-Key, and answering would cost what the cap saves.
   server.maxConnections = limits.maxConnections;
 
   // What this process is answering on a socket: a transport error must not cut into an answer already started.
