@@ -70,6 +70,27 @@ export interface Config {
   sandboxControlToken: string | null;
   /** Whether test-mode webhooks and callbacks may go to loopback addresses (local development). */
   webhookAllowLoopback: boolean;
+  /** Bounds of the API's HTTP transport (docs/configuration.md, "HTTP limits"). */
+  http: HttpLimits;
+}
+
+export interface HttpLimits {
+  /** The request line and headers must arrive within this (Node's `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** A body must arrive within this after its headers; Node's `requestTimeout` is the two added. */
+  bodyTimeoutMs: number;
+  /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
+  maxHeaderBytes: number;
+  maxHeaders: number;
+  /** Open connections per API process; more are closed as they arrive. */
+  maxConnections: number;
+}
+
+/** A positive integer: a zero would switch the bound off in Node. */
+function bound(name: string, fallback: number): number {
+  const value = int(name, fallback);
+  if (value === 0) throw new Error(`${name} must be positive`);
+  return value;
 }
 
 export function loadConfig(): Config {
@@ -103,6 +124,13 @@ export function loadConfig(): Config {
     vaultSweepSeconds: int('VAULT_SWEEP_SECONDS', 60),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
     rateLimitBurst: int('RATE_LIMIT_BURST', 200),
+    http: {
+      headersTimeoutMs: bound('HTTP_HEADERS_TIMEOUT_MS', 10_000),
+      bodyTimeoutMs: bound('HTTP_BODY_TIMEOUT_MS', 10_000),
+      maxHeaderBytes: bound('HTTP_MAX_HEADER_BYTES', 16 * 1024),
+      maxHeaders: bound('HTTP_MAX_HEADERS', 100),
+      maxConnections: bound('HTTP_MAX_CONNECTIONS', 1024),
+    },
     ...operationsSettings(),
   };
 }
