@@ -5,6 +5,7 @@ import type { Logger } from '../src/observability/logger';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import type { ProviderClient } from '../src/provider/types';
 import type { CardVaultStore } from '../src/vault/card-vault';
+import type { DestinationPolicy } from '../src/webhooks/destination';
 import type { WebhookRelay } from '../src/webhooks/relay';
 import type { WebhookSecrets } from '../src/webhooks/secrets';
 
@@ -18,7 +19,7 @@ export interface ActivityDeps {
   temporal: Client;
   taskQueue: string;
   webhookSecrets: WebhookSecrets;
-  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number };
+  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number; destinations: DestinationPolicy };
   /** Makes each recorded event's first delivery attempt (src/webhooks/relay.ts). */
   relay: WebhookRelay;
   metrics: WorkerMetrics;

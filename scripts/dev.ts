@@ -3,17 +3,20 @@
 // the sandbox acquirer, a worker and the API. Without DATABASE_URL it uses an embedded SQLite file
 // under .data/. Ctrl-C stops everything.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, config } from '../src/config';
+import { DATA_DIR, PROJECT_ROOT, assertSecrets, config, portOf } from '../src/config';
 import { databaseKind } from '../src/db/data-source';
 import { migrate } from '../src/db/migrate';
 import { startApi } from '../src/api/server';
 import { createLogger } from '../src/observability/logger';
+import { serveMetrics } from '../src/observability/metrics-server';
 import { startSandbox } from '../src/provider/sandbox/app';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { startWorker } from '../workers/worker';
 
 async function main(): Promise<void> {
+  assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN']);
   const cfg = config();
   const logger = createLogger('dev', cfg.logLevel);
   const stops: Array<() => Promise<void>> = [];
@@ -23,22 +26,29 @@ async function main(): Promise<void> {
   }
   let temporal: DevServer | null = null;
   if (!process.env.TEMPORAL_ADDRESS) {
-    const port = Number(cfg.temporalAddress.split(':').pop());
-    const uiPort = Number(process.env.TEMPORAL_UI_PORT || 8233);
-    temporal = await startDevServer({ port, uiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log') });
+    // The HTTP API port is fixed so that webhooks can be kept off it (src/webhooks/destination.ts).
+    temporal = await startDevServer({
+      port: portOf(cfg.temporalAddress), uiPort: cfg.temporalUiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log'),
+      extraArgs: ['--http-port', String(cfg.temporalHttpPort)],
+    });
     stops.push(() => temporal!.stop());
   }
   const ran = await migrate(cfg.databaseUrl);
   if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
 
+  // The sandbox's control endpoints (/_sandbox/*) take this bearer token: one per run unless set.
+  let controlToken: string | null = null;
   if (!process.env.SANDBOX_URL) {
-    const sandbox = await startSandbox({ port: cfg.sandboxPort, settleMs: cfg.sandboxSettleMs, notifySecret: cfg.sandboxNotifySecret });
+    controlToken = cfg.sandboxControlToken ?? randomBytes(24).toString('base64url');
+    const sandbox = await startSandbox({ port: cfg.sandboxPort, settleMs: cfg.sandboxSettleMs, notifySecret: cfg.sandboxNotifySecret, controlToken });
     stops.push(() => sandbox.close());
   }
   const worker = await startWorker(cfg);
   stops.push(() => worker.shutdown());
   const api = await startApi(cfg, logger);
   stops.push(() => api.close());
+  const apiMetrics = cfg.apiMetricsPort === null ? null : await serveMetrics(api.deps.metrics.registry, cfg.apiMetricsPort);
+  if (apiMetrics) stops.push(() => apiMetrics.close());
 
   const lines = [
     '',
@@ -46,6 +56,8 @@ async function main(): Promise<void> {
     `  API docs       ${cfg.publicBaseUrl}/docs`,
     temporal?.uiUrl ? `  Temporal UI    ${temporal.uiUrl}` : `  Temporal       ${cfg.temporalAddress}`,
     `  Database       ${databaseKind(cfg.databaseUrl) === 'sqlite' ? cfg.databaseUrl : cfg.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+    `  Metrics        API ${apiMetrics ? `http://127.0.0.1:${apiMetrics.port}/metrics` : `${cfg.publicBaseUrl}/metrics`}, worker ${worker.metricsPort === null ? '(port taken, not served)' : `http://127.0.0.1:${worker.metricsPort}/metrics`}`,
+    ...(controlToken ? [`  Sandbox        ${cfg.sandboxUrl}  (/_sandbox/* with Authorization: Bearer ${controlToken})`] : []),
     '',
     '  Create a merchant:  npm run admin -- merchant create --name "My Shop" --json',
     '  Press Ctrl-C to stop.',

@@ -14,6 +14,10 @@ function str(name: string, fallback: string): string {
   return raw === undefined || raw === '' ? fallback : raw;
 }
 
+// Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of production.
+const DEV_VAULT_KEY = '0'.repeat(64);
+const DEV_NOTIFY_SECRET = 'sandbox-dev-secret';
+
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const DATA_DIR = str('DATA_DIR', path.join(PROJECT_ROOT, '.data'));
 
@@ -53,6 +57,40 @@ export interface Config {
   /** The service's own limit per API key (token bucket): sustained rate and burst. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Where the API serves `/metrics`; null serves it on the public port. */
+  apiMetricsPort: number | null;
+  /** A worker's own `/metrics` (0 picks a free port). */
+  workerMetricsPort: number;
+  /** The Temporal SDK runtime's worker metrics, when set. */
+  temporalMetricsPort: number | null;
+  /** Web UI and HTTP API ports of the Temporal dev server that `npm start` runs. */
+  temporalUiPort: number;
+  temporalHttpPort: number;
+  /** Bearer credential of the sandbox's control endpoints (`/_sandbox/*`); null leaves them off. */
+  sandboxControlToken: string | null;
+  /** Whether test-mode webhooks and callbacks may go to loopback addresses (local development). */
+  webhookAllowLoopback: boolean;
+  /** Bounds of the API's HTTP transport (docs/configuration.md, "HTTP limits"). */
+  http: HttpLimits;
+}
+
+export interface HttpLimits {
+  /** The request line and headers must arrive within this (Node's `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** A body must arrive within this after its headers; Node's `requestTimeout` is the two added. */
+  bodyTimeoutMs: number;
+  /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
+  maxHeaderBytes: number;
+  maxHeaders: number;
+  /** Open connections per API process; more are closed as they arrive. */
+  maxConnections: number;
+}
+
+/** A positive integer: a zero would switch the bound off in Node. */
+function bound(name: string, fallback: number): number {
+  const value = int(name, fallback);
+  if (value === 0) throw new Error(`${name} must be positive`);
+  return value;
 }
 
 export function loadConfig(): Config {
@@ -67,10 +105,9 @@ export function loadConfig(): Config {
     taskQueue: str('TEMPORAL_TASK_QUEUE', 'payments'),
     sandboxUrl: str('SANDBOX_URL', `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, ''),
     sandboxPort,
-    sandboxNotifySecret: str('SANDBOX_NOTIFY_SECRET', 'sandbox-dev-secret'),
+    sandboxNotifySecret: str('SANDBOX_NOTIFY_SECRET', DEV_NOTIFY_SECRET),
     liveProviderUrl: process.env.LIVE_PROVIDER_URL || null,
-    // A fixed development key keeps `npm start` zero-configuration; production must set its own.
-    vaultKeyHex: str('VAULT_KEY', '0'.repeat(64)),
+    vaultKeyHex: str('VAULT_KEY', DEV_VAULT_KEY),
     logLevel: str('LOG_LEVEL', 'info'),
     paymentActionTtlSeconds: int('PAYMENT_ACTION_TTL_SECONDS', 900),
     sandboxSettleMs: int('SANDBOX_SETTLE_MS', 1000),
@@ -87,7 +124,100 @@ export function loadConfig(): Config {
     vaultSweepSeconds: int('VAULT_SWEEP_SECONDS', 60),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
     rateLimitBurst: int('RATE_LIMIT_BURST', 200),
+    http: {
+      headersTimeoutMs: bound('HTTP_HEADERS_TIMEOUT_MS', 10_000),
+      bodyTimeoutMs: bound('HTTP_BODY_TIMEOUT_MS', 10_000),
+      maxHeaderBytes: bound('HTTP_MAX_HEADER_BYTES', 16 * 1024),
+      maxHeaders: bound('HTTP_MAX_HEADERS', 100),
+      maxConnections: bound('HTTP_MAX_CONNECTIONS', 1024),
+    },
+    ...operationsSettings(),
   };
+}
+
+function optionalInt(name: string): number | null {
+  return process.env[name] ? int(name, 0) : null;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'off'].includes(raw)) return false;
+  throw new Error(`${name} must be 1 or 0 (true/false, on/off), got "${raw}"`);
+}
+
+/** The port of a `host:port` address such as TEMPORAL_ADDRESS. */
+export function portOf(address: string): number {
+  return Number(address.split(':').pop());
+}
+
+function operationsSettings() {
+  const temporalPort = portOf(str('TEMPORAL_ADDRESS', '127.0.0.1:7233'));
+  return {
+    apiMetricsPort: optionalInt('API_METRICS_PORT'),
+    workerMetricsPort: int('WORKER_METRICS_PORT', 9464),
+    temporalMetricsPort: optionalInt('TEMPORAL_METRICS_PORT'),
+    temporalUiPort: int('TEMPORAL_UI_PORT', temporalPort + 1000),
+    // Temporal's usual HTTP API port; the dev server would otherwise pick a random one.
+    temporalHttpPort: int('TEMPORAL_HTTP_PORT', temporalPort + 10),
+    sandboxControlToken: process.env.SANDBOX_CONTROL_TOKEN || null,
+    // Off by default in production: there loopback is the servers' own, not a developer's machine.
+    webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', str('NODE_ENV', 'development') !== 'production'),
+  };
+}
+
+// Secrets. With NODE_ENV=production or a live provider configured, a process refuses to start on a
+// secret it uses that is missing or a development value: the defaults below are published, and a
+// provider notification signed with the published notify secret would be accepted.
+const MIN_SECRET_LENGTH = 16;
+
+type SecretRule = (value: string) => string | null;
+
+function sharedSecret(value: string): string | null {
+  if (value === DEV_NOTIFY_SECRET || /^change-?me/i.test(value)) return 'is a published development value';
+  return value.length < MIN_SECRET_LENGTH ? `is shorter than ${MIN_SECRET_LENGTH} characters` : null;
+}
+
+export type SecretName = 'VAULT_KEY' | 'SANDBOX_NOTIFY_SECRET' | 'SANDBOX_CONTROL_TOKEN';
+
+const SECRETS: Record<SecretName, { rule: SecretRule; optional?: true }> = {
+  VAULT_KEY: {
+    rule: (value) => {
+      if (!/^[0-9a-fA-F]{64}$/.test(value)) return 'is not 64 hex characters';
+      // The development key (zeros) and the repository's test and bench keys are one byte repeated.
+      if (/^(..)\1{31}$/.test(value.toLowerCase())) return 'is a development key (one byte repeated)';
+      return null;
+    },
+  },
+  SANDBOX_NOTIFY_SECRET: { rule: sharedSecret },
+  // Unset leaves the sandbox's control endpoints off, which is safe.
+  SANDBOX_CONTROL_TOKEN: { rule: sharedSecret, optional: true },
+};
+
+/** Whether secrets must be real: `NODE_ENV=production`, or a live provider configured. */
+export function secretsRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'production' || Boolean(env.LIVE_PROVIDER_URL);
+}
+
+/** What is wrong with the named secrets, one sentence per variable; empty when they may be used. */
+export function secretProblems(names: readonly SecretName[], env: NodeJS.ProcessEnv = process.env): string[] {
+  if (!secretsRequired(env)) return [];
+  return names.flatMap((name) => {
+    const value = env[name];
+    const { rule, optional } = SECRETS[name];
+    if (value === undefined || value === '') return optional ? [] : [`${name} is not set`];
+    const problem = rule(value);
+    return problem ? [`${name} ${problem}`] : [];
+  });
+}
+
+/** Throws, naming each variable, unless the named secrets may be used (entry points call this first). */
+export function assertSecrets(names: readonly SecretName[], env: NodeJS.ProcessEnv = process.env): void {
+  const problems = secretProblems(names, env);
+  if (problems.length) {
+    throw new Error(`refusing to start with development secrets (NODE_ENV=production or LIVE_PROVIDER_URL set): ${problems.join('; ')}. See docs/configuration.md, "Secrets".`);
+  }
 }
 
 let cached: Config | undefined;

@@ -1,18 +1,20 @@
 // The Temporal worker: PaymentWorkflow, RefundWorkflow, PayoutWorkflow and their activities.
 import path from 'node:path';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createPaymentActivities } from '../activities/payment';
 import { createPayoutActivities } from '../activities/payout';
 import type { ActivityDeps } from '../activities/deps';
 import type { Config } from '../src/config';
 import { openDataSource } from '../src/db/data-source';
 import { createLogger } from '../src/observability/logger';
+import { serveMetrics, type MetricsServer } from '../src/observability/metrics-server';
 import { WorkerMetrics, measuredProvider } from '../src/observability/worker-metrics';
 import { HttpProviderClient } from '../src/provider/http-client';
 import { CardVaultStore } from '../src/vault/card-vault';
 import { startCvcSweep } from '../src/vault/cvc-sweep';
 import { SecretBox } from '../src/vault/crypto';
 import { connectTemporal } from '../src/temporal/client';
+import { destinationPolicy } from '../src/webhooks/destination';
 import { WebhookRelay } from '../src/webhooks/relay';
 import { WebhookSecrets } from '../src/webhooks/secrets';
 import { createWebhookActivities } from '../activities/webhooks';
@@ -32,6 +34,8 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 export interface RunningWorker {
   worker: Worker;
   metrics: WorkerMetrics;
+  /** Where this worker serves its /metrics; null when WORKER_METRICS_PORT was taken. */
+  metricsPort: number | null;
   run: Promise<void>;
   shutdown(): Promise<void>;
 }
@@ -45,7 +49,7 @@ export async function createActivityDeps(config: Config, metrics = new WorkerMet
     temporal: await connectTemporal(config.temporalAddress, config.temporalNamespace),
     taskQueue: config.taskQueue,
     webhookSecrets: new WebhookSecrets(dataSource, box),
-    webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds },
+    webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds, destinations: destinationPolicy(config) },
     logger: createLogger('worker', config.logLevel),
   };
   return {
@@ -68,7 +72,21 @@ export function workerTuning(): Pick<WorkerOptions, 'maxCachedWorkflows'> {
   };
 }
 
+let runtimeInstalled = false;
+/** Temporal's own worker metrics (task latencies, slots, polls), when TEMPORAL_METRICS_PORT asks for them. */
+function installRuntimeMetrics(config: Config): void {
+  if (config.temporalMetricsPort === null || runtimeInstalled) return;
+  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${config.temporalMetricsPort}` } } } });
+  runtimeInstalled = true;
+}
+
+/**
+ * A worker with its metrics: whoever runs it (`npm run worker`, `npm start`, the tests) gets
+ * /metrics on WORKER_METRICS_PORT. A taken port only warns: replicas on one host must not stop
+ * each other from working.
+ */
 export async function startWorker(config: Config): Promise<RunningWorker> {
+  installRuntimeMetrics(config);
   const deps = await createActivityDeps(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await Worker.create({
@@ -82,11 +100,17 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const run = worker.run();
   deps.relay.start();
   const vaultSweep = startCvcSweep(deps, { intervalSeconds: config.vaultSweepSeconds, paymentActionTtlSeconds: config.paymentActionTtlSeconds });
+  const metricsServer: MetricsServer | null = await serveMetrics(deps.metrics.registry, config.workerMetricsPort).then(
+    (served) => { deps.logger.info({ port: served.port }, 'worker metrics on /metrics'); return served; },
+    (error: unknown) => { deps.logger.warn({ err: String(error), port: config.workerMetricsPort }, 'worker metrics not served'); return null; },
+  );
   return {
     worker,
     metrics: deps.metrics,
+    metricsPort: metricsServer?.port ?? null,
     run,
     async shutdown() {
+      await metricsServer?.close();
       vaultSweep.stop();
       worker.shutdown();
       await run.catch(() => undefined);

@@ -4,9 +4,11 @@
 // strings of the right shape so B-tree access patterns are realistic.
 import mysql from 'mysql2/promise';
 import { AdminOperations } from '../../src/admin/operations';
+import { loadConfig } from '../../src/config';
 import { openDataSource } from '../../src/db/data-source';
 import { addGramCounts, backfillCreatedHours, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
 import { SecretBox } from '../../src/vault/crypto';
+import { destinationPolicy } from '../../src/webhooks/destination';
 import { VAULT_KEY } from './env';
 
 export interface SeededMerchant {
@@ -67,7 +69,7 @@ export async function connect(url: string): Promise<mysql.Connection> {
 async function createMerchants(url: string, count: number, webhookUrl: string): Promise<SeededMerchant[]> {
   const dataSource = await openDataSource(url);
   try {
-    const ops = new AdminOperations(dataSource, new SecretBox(VAULT_KEY));
+    const ops = new AdminOperations(dataSource, new SecretBox(VAULT_KEY), destinationPolicy(loadConfig()));
     const merchants: SeededMerchant[] = [];
     for (let i = 0; i < count; i += 1) {
       const created = await ops.createMerchant({ name: `Bench Shop ${i}`, webhookUrl });

@@ -1,10 +1,11 @@
 // `npm run admin -- ...`: the operator command of CONTRACT 5. Prints JSON with --json.
 import { parseArgs } from 'node:util';
-import { config } from '../config';
+import { assertSecrets, config } from '../config';
 import { openDataSource } from '../db/data-source';
 import { migrate } from '../db/migrate';
 import { SecretBox } from '../vault/crypto';
 import { connectTemporal } from '../temporal/client';
+import { destinationPolicy } from '../webhooks/destination';
 import { startDelivery as startWebhookDelivery } from '../webhooks/start-delivery';
 import { AdminError, AdminOperations } from './operations';
 
@@ -97,6 +98,7 @@ function print(result: unknown, json: boolean): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  assertSecrets(['VAULT_KEY']);
   const cfg = config();
   await migrate(cfg.databaseUrl);
   const dataSource = await openDataSource(cfg.databaseUrl);
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
         await temporal.connection.close();
       }
     };
-    const result = await runAdmin(argv, new AdminOperations(dataSource, new SecretBox(cfg.vaultKeyHex)), startDelivery);
+    const result = await runAdmin(argv, new AdminOperations(dataSource, new SecretBox(cfg.vaultKeyHex), destinationPolicy(cfg)), startDelivery);
     print(result, argv.includes('--json'));
   } finally {
     await dataSource.destroy();

@@ -6,6 +6,7 @@ import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
 import { DEFAULT_VERSION, isKnownVersion } from '../api/versions';
 import type { SecretBox } from '../vault/crypto';
+import { urlRefusal, type DestinationPolicy } from '../webhooks/destination';
 import { WebhookSecrets } from '../webhooks/secrets';
 
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'SEK', 'KWD'];
@@ -25,14 +26,14 @@ function checkVersion(version: string): string {
   return version;
 }
 
-function checkUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('scheme');
-    return url;
-  } catch {
-    throw new AdminError(`--webhook-url must be an absolute http(s) URL, got "${url}"`);
-  }
+/**
+ * The merchant's URL receives test and live events, so it is checked as test mode allows; a live
+ * event to an address only test mode may use is refused when it is delivered.
+ */
+function checkUrl(url: string, destinations: DestinationPolicy): string {
+  const refusal = urlRefusal(url, false, destinations);
+  if (refusal) throw new AdminError(`--webhook-url "${url}" is refused: ${refusal}`);
+  return url;
 }
 
 export interface CreateMerchantInput {
@@ -43,7 +44,7 @@ export interface CreateMerchantInput {
 }
 
 export class AdminOperations {
-  constructor(private readonly dataSource: DataSource, private readonly box: SecretBox) {}
+  constructor(private readonly dataSource: DataSource, private readonly box: SecretBox, private readonly destinations: DestinationPolicy) {}
 
   async createMerchant(input: CreateMerchantInput) {
     if (!input.name.trim()) throw new AdminError('--name is required');
@@ -59,7 +60,7 @@ export class AdminOperations {
         payments_enabled: true,
         payouts_enabled: true,
         provisioned: true,
-        webhook_url: input.webhookUrl ? checkUrl(input.webhookUrl) : null,
+        webhook_url: input.webhookUrl ? checkUrl(input.webhookUrl, this.destinations) : null,
         created_at: ts,
         updated_at: ts,
       });
@@ -80,7 +81,7 @@ export class AdminOperations {
     if (changes.provisioned !== undefined) patch.provisioned = changes.provisioned;
     if (changes.currencies !== undefined) patch.currencies = parseCurrencies(changes.currencies);
     if (changes.defaultVersion !== undefined) patch.default_version = checkVersion(changes.defaultVersion);
-    if (changes.webhookUrl !== undefined) patch.webhook_url = changes.webhookUrl === '' ? null : checkUrl(changes.webhookUrl);
+    if (changes.webhookUrl !== undefined) patch.webhook_url = changes.webhookUrl === '' ? null : checkUrl(changes.webhookUrl, this.destinations);
     await repo.update({ id }, patch);
     return this.showMerchant(id);
   }

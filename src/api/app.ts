@@ -6,7 +6,8 @@ import { ApiError } from '../domain/errors';
 import type { Deps, RequestState } from './context';
 import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
-import { drainUnreadBody } from './middleware/unread-body';
+import { refuseTooManyHeaders } from './middleware/header-count';
+import { closeAfterUnreadBody } from './middleware/unread-body';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerDocsRoutes } from './routes/docs';
 import { registerHealthRoutes } from './routes/health';
@@ -35,11 +36,12 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);
-  registerDocsRoutes(router);
+  registerDocsRoutes(router, deps.config);
 
-  app.use(drainUnreadBody());
-  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(closeAfterUnreadBody());
+  app.use(requestContext(deps.logger, deps.metrics, deps.config.http.bodyTimeoutMs));
   app.use(errorMiddleware(deps.config.publicBaseUrl));
+  app.use(refuseTooManyHeaders(deps.config.http.maxHeaders));
   app.use(async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -22,6 +22,8 @@ export interface AuthContext {
 export interface RequestState {
   requestId: string;
   logger: Logger;
+  /** When the body must have arrived by (epoch ms), counted from the headers' arrival. */
+  bodyDeadline: { at: number; afterMs: number };
   /** The shape that answers, errors included. Decided by the route, then by the version. */
   shape: Shape;
   version?: ApiVersion;

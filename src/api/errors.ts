@@ -5,7 +5,7 @@ import { databaseUnreachable } from '../db/errors';
 import { ApiError, isApiError } from '../domain/errors';
 import type { RequestState } from './context';
 
-export function errorBody(error: ApiError, state: RequestState, docsBaseUrl: string): Record<string, unknown> {
+export function errorBody(error: ApiError, state: Pick<RequestState, 'shape' | 'requestId'>, docsBaseUrl: string): Record<string, unknown> {
   const doc_url = `${docsBaseUrl}/docs#error-${error.code}`;
   if (state.shape === 'B') {
     const type = error.code === 'card_declined' ? 'card_error' : error.status >= 500 ? 'api_error' : 'invalid_request_error';

@@ -1,5 +1,4 @@
 // Builds the API's dependencies and serves it; used by `npm run api`, `npm start` and the tests.
-import http from 'node:http';
 import type { Config } from '../config';
 import { openDataSource } from '../db/data-source';
 import { createLogger, type Logger } from '../observability/logger';
@@ -12,6 +11,7 @@ import { every } from '../background/every';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { IdempotencyStore } from './idempotency';
+import { createHttpServer } from './transport';
 
 export interface RunningApi {
   url: string;
@@ -30,8 +30,7 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
     rateLimiter: new TokenBuckets({ ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }),
   };
   const app = createApp(deps);
-  const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(app.callback(), config.http, config.publicBaseUrl, logger);
   await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

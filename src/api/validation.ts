@@ -1,11 +1,13 @@
 // The one validation path (CONTRACT 2 steps 6-7). Joi reports every problem; structural ones
 // (unreadable JSON, missing or null required fields, unknown properties, wrong JSON types) are
 // `request_body_invalid`, and a well-typed value that breaks a bound, format or enum is
-// `parameter_invalid`, both with the dotted path of the field.
+// `parameter_invalid`, both with the dotted path of the field. Text that is not well-formed Unicode
+// (an unpaired surrogate) is `parameter_invalid` in every field of every body, keys included.
 import type Joi from 'joi';
-import getRawBody from 'raw-body';
 import { ApiError, type ErrorCode } from '../domain/errors';
+import { isWellFormedText } from '../domain/text';
 import type { AppContext } from './context';
+import { readBodyText } from './request-body';
 
 const STRUCTURAL = new Set(['any.required', 'object.unknown', 'number.integer', 'object.base', 'array.base', 'string.base', 'number.base', 'boolean.base', 'alternatives.types']);
 
@@ -13,20 +15,37 @@ function dottedPath(path: (string | number)[]): string | undefined {
   return path.length ? path.join('.') : undefined;
 }
 
-export function joiErrorToApiError(error: Joi.ValidationError, structuralCode: ErrorCode, valueCode: ErrorCode): ApiError {
-  const details = error.details;
-  const structural = details.find((d) => STRUCTURAL.has(d.type));
-  const chosen = structural ?? details[0]!;
-  const code = structural ? structuralCode : valueCode;
-  const param = dottedPath(chosen.path);
-  const message = chosen.message.replace(/"/g, '`');
-  return new ApiError(code, { param, message: message.endsWith('.') ? message : `${message}.` });
+function apiErrorOf(detail: Joi.ValidationErrorItem, code: ErrorCode): ApiError {
+  const message = detail.message.replace(/"/g, '`');
+  return new ApiError(code, { param: dottedPath(detail.path), message: message.endsWith('.') ? message : `${message}.` });
 }
 
+export function joiErrorToApiError(error: Joi.ValidationError, structuralCode: ErrorCode, valueCode: ErrorCode): ApiError {
+  const structural = error.details.find((d) => STRUCTURAL.has(d.type));
+  return structural ? apiErrorOf(structural, structuralCode) : apiErrorOf(error.details[0]!, valueCode);
+}
+
+/** Structure first, then well-formed text, then the schema's value rules. */
 export function validateBody<T>(schema: Joi.Schema<T>, value: unknown, context: Record<string, unknown> = {}): T {
   const result = schema.validate(value, { abortEarly: false, convert: false, context, errors: { wrap: { label: '`' } } });
-  if (result.error) throw joiErrorToApiError(result.error, 'request_body_invalid', 'parameter_invalid');
+  const structural = result.error?.details.find((d) => STRUCTURAL.has(d.type));
+  if (structural) throw apiErrorOf(structural, 'request_body_invalid');
+  refuseIllFormedText(value);
+  if (result.error) throw apiErrorOf(result.error.details[0]!, 'parameter_invalid');
   return result.value;
+}
+
+/** `parameter_invalid` at the first string value (its path) or key (its object's path) that is not well-formed. */
+function refuseIllFormedText(root: unknown): void {
+  const found = findField(root, (key, child) => (typeof child === 'string' && !isWellFormedText(child)) || !isWellFormedText(key));
+  if (!found) return;
+  const keyIsBad = !isWellFormedText(found.key);
+  const param = (keyIsBad ? found.path.slice(0, -1) : found.path).join('.') || undefined;
+  const label = param === undefined ? 'The request body' : `\`${param}\``;
+  throw new ApiError('parameter_invalid', {
+    param,
+    message: `${label} ${keyIsBad ? 'has a key that is' : 'is'} not valid Unicode text: it holds an unpaired UTF-16 surrogate (such as \\ud800 without its pair).`,
+  });
 }
 
 /** Reads the body as JSON: media type, size limit, syntax, and an object at the top. */
@@ -34,12 +53,12 @@ export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise
   if (!ctx.is('application/json')) {
     throw new ApiError('request_body_invalid', { message: 'The request body must be JSON sent with Content-Type: application/json.' });
   }
-  return parseJsonObject(await readRawBody(ctx, limitBytes));
+  return parseJsonObject(await readBodyText(ctx, limitBytes));
 }
 
 /** For operations without a body: nothing at all, or the empty JSON object `{}`. */
 export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Promise<void> {
-  const raw = await readRawBody(ctx, limitBytes);
+  const raw = await readBodyText(ctx, limitBytes);
   if (raw.trim() === '') return;
   if (!ctx.is('application/json')) {
     throw new ApiError('request_body_invalid', { message: 'This operation takes no body; send none, or {} with Content-Type: application/json.' });
@@ -47,15 +66,6 @@ export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Pr
   const unexpected = Object.keys(parseJsonObject(raw))[0];
   if (unexpected !== undefined) {
     throw new ApiError('request_body_invalid', { param: unexpected, message: `This operation takes no body fields; \`${unexpected}\` is not allowed.` });
-  }
-}
-
-async function readRawBody(ctx: AppContext, limitBytes: number): Promise<string> {
-  try {
-    return await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
-  } catch (error) {
-    const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-    throw new ApiError('request_body_invalid', { message: tooLarge ? `The request body must be at most ${limitBytes} bytes.` : 'The request body could not be read.' });
   }
 }
 
@@ -69,27 +79,32 @@ function parseJsonObject(raw: string): Record<string, unknown> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError('request_body_invalid', { message: 'The request body must be a JSON object.' });
   }
-  const proto = protoFieldPath(parsed);
-  if (proto !== null) throw new ApiError('request_body_invalid', { param: proto, message: `\`${proto}\` is not allowed.` });
+  const proto = findField(parsed, (key, _child, inArray) => key === '__proto__' && !inArray);
+  if (proto) {
+    const param = proto.path.join('.');
+    throw new ApiError('request_body_invalid', { param, message: `\`${param}\` is not allowed.` });
+  }
   return parsed as Record<string, unknown>;
 }
 
 /**
- * The dotted path of a `__proto__` field at any depth, or null. JSON.parse keeps it as an own field,
- * and joi drops it silently instead of refusing it as an unknown property. Iterative: bodies may nest deep.
+ * The first field of a parsed body, at any depth, that `matches` (with its dotted path), or null.
+ * JSON.parse keeps a `__proto__` field as an own field, which joi drops silently instead of refusing
+ * it as an unknown property. Iterative: bodies may nest deep.
  */
-function protoFieldPath(root: object): string | null {
+function findField(root: unknown, matches: (key: string, child: unknown, inArray: boolean) => boolean): { key: string; path: string[] } | null {
   type Visit = { node: unknown; key: string; parent: Visit | null };
   const pending: Visit[] = [{ node: root, key: '', parent: null }];
   for (let visit = pending.pop(); visit; visit = pending.pop()) {
     const { node } = visit;
     if (node === null || typeof node !== 'object') continue;
+    const inArray = Array.isArray(node);
     for (const [key, child] of Object.entries(node)) {
       const next: Visit = { node: child, key, parent: visit };
-      if (key === '__proto__' && !Array.isArray(node)) {
+      if (matches(key, child, inArray)) {
         const path: string[] = [];
         for (let at: Visit | null = next; at?.parent; at = at.parent) path.unshift(at.key);
-        return path.join('.');
+        return { key, path };
       }
       pending.push(next);
     }

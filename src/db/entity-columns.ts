@@ -1,6 +1,6 @@
 // Hot reads without the query builder. TypeORM's SelectQueryBuilder rebuilds and re-escapes the
 // SQL text and its alias map on every call: a third of the API's CPU on GET /v1/payments/{id}
-// (bench/NOTES.md, sixth session). A hot read writes its SQL once with the select list built
+// (bench/NOTES.md, tuning record). A hot read writes its SQL once with the select list built
 // here, and hydrates rows through the driver exactly as TypeORM does (column types, transformers).
 import type { DataSource, EntitySchema } from 'typeorm';
 

@@ -38,6 +38,11 @@ export interface ApiErrorOptions {
   retryAfterSeconds?: number | null;
   /** Shape B declines: the decline code shown next to `card_declined`. */
   declineCode?: string;
+  /**
+   * The HTTP transport's own statuses, whose meaning clients act on (docs/reliability.md): `408`
+   * for a request that did not arrive in time, `431` for headers over the limit. Else the catalogue's.
+   */
+  status?: 408 | 431;
 }
 
 export class ApiError extends Error {
@@ -51,7 +56,7 @@ export class ApiError extends Error {
     super(options.message ?? ERROR_CATALOGUE[code].message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOGUE[code].status;
+    this.status = options.status ?? ERROR_CATALOGUE[code].status;
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
     this.declineCode = options.declineCode;

@@ -100,3 +100,9 @@ export function isPublicUnicastIp(canonical: string): boolean {
       return PUBLIC_V6_RANGES.has(range) && (addr.parts[0]! & 0xe000) === 0x2000;
   }
 }
+
+/** Whether the address is this host itself: 127.0.0.0/8, ::1, or IPv4-mapped loopback. */
+export function isLoopbackIp(canonical: string): boolean {
+  const parsed = parseIpLiteral(canonical);
+  return parsed !== null && ipaddr.process(parsed.canonical).range() === 'loopback';
+}

@@ -2,7 +2,7 @@
 // for the vault or messages for the page. Messages are written for shoppers and never echo the
 // card number or CVC.
 import { cardExpired, isTestCard, luhnValid } from '../domain/cards';
-import { characterCount } from '../domain/text';
+import { characterCount, sliceCharacters } from '../domain/text';
 
 export const CARD_FIELDS = ['card_number', 'exp', 'cvc', 'cardholder_name'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];
@@ -30,8 +30,28 @@ export type CardFormResult =
 export const MAX_NAME_LENGTH = 255;
 const MAX_FIELD_LENGTH = 300;
 
+/**
+ * `application/x-www-form-urlencoded` text, or null when a name or value is not percent-encoded UTF-8.
+ * URLSearchParams would read a malformed escape as U+FFFD, so the name kept would not be the name sent.
+ */
+export function parseUrlEncodedForm(text: string): URLSearchParams | null {
+  const pairs: [string, string][] = [];
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    const [name, value] = equals === -1 ? [part, ''] : [part.slice(0, equals), part.slice(equals + 1)];
+    try {
+      pairs.push([decodeURIComponent(name.replace(/\+/g, ' ')), decodeURIComponent(value.replace(/\+/g, ' '))]);
+    } catch {
+      return null;
+    }
+  }
+  return new URLSearchParams(pairs);
+}
+
+/** Bounded (whole characters: a cut between the halves of a pair would leave half an emoji). */
 function field(form: URLSearchParams, name: CardField): string {
-  return (form.get(name) ?? '').slice(0, MAX_FIELD_LENGTH).trim();
+  return sliceCharacters(form.get(name) ?? '', MAX_FIELD_LENGTH).trim();
 }
 
 function checkNumber(raw: string, livemode: boolean): { number?: string; error?: string } {
@@ -90,7 +110,7 @@ export function parseCardForm(form: URLSearchParams, options: { livemode: boolea
   const nameError = checkName(name);
   if (nameError) errors.cardholder_name = nameError;
   if (Object.keys(errors).length > 0) {
-    return { ok: false, errors, values: { exp, cardholder_name: name.slice(0, MAX_NAME_LENGTH) } };
+    return { ok: false, errors, values: { exp, cardholder_name: sliceCharacters(name, MAX_NAME_LENGTH) } };
   }
   return { ok: true, card: { number: number.number!, cvc, expMonth: expiry.month!, expYear: expiry.year!, holderName: name } };
 }

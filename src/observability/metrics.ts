@@ -1,4 +1,4 @@
-// Prometheus metrics of the API process (GET /metrics).
+// Prometheus metrics of the API process: GET /metrics on the public port, or on API_METRICS_PORT.
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export class ApiMetrics {

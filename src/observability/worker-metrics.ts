@@ -1,7 +1,6 @@
 // Prometheus metrics of a worker process: provider latency, webhook delivery results and status
-// changes of Payments, Refunds and Payouts. Temporal's own worker metrics come from the SDK
-// runtime on a separate port (see workers/main.ts).
-import http from 'node:http';
+// changes of Payments, Refunds and Payouts, served by every worker (workers/worker.ts) on
+// WORKER_METRICS_PORT. Temporal's own worker metrics come from the SDK runtime on a separate port.
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ProviderClient } from '../provider/types';
 
@@ -28,21 +27,6 @@ export class WorkerMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-  }
-
-  /** Serves /metrics; port 0 picks a free port. */
-  serve(port: number): Promise<{ port: number; close(): Promise<void> }> {
-    const server = http.createServer((req, res) => {
-      if (req.url !== '/metrics') { res.writeHead(404).end(); return; }
-      this.registry.metrics().then((text) => { res.writeHead(200, { 'Content-Type': this.registry.contentType }).end(text); }, () => res.writeHead(500).end());
-    });
-    return new Promise((resolve, reject) => server.once('error', reject).listen(port, '0.0.0.0', () => {
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    }));
   }
 }
 

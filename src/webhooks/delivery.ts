@@ -5,14 +5,15 @@
 import type { DataSource } from 'typeorm';
 import { Event, WebhookAttempt, type EventRow } from '../db/entities';
 import type { WorkerMetrics } from '../observability/worker-metrics';
-import { postJson } from './http-post';
+import type { DestinationPolicy } from './destination';
+import { postJson, REFUSED_PREFIX } from './http-post';
 import type { WebhookSecrets } from './secrets';
 import { signWebhook } from './signing';
 
 export interface DeliveryDeps {
   dataSource: DataSource;
   webhookSecrets: WebhookSecrets;
-  webhooks: { attemptTimeoutMs: number };
+  webhooks: { attemptTimeoutMs: number; destinations: DestinationPolicy };
   metrics: WorkerMetrics;
 }
 
@@ -21,7 +22,7 @@ export type AttemptOutcome =
   | { kind: 'delivered' }
   /** Nothing to do: no endpoint, or no such event. Not retried. */
   | { kind: 'skipped'; reason: 'no webhook endpoint configured' | 'event missing' }
-  /** The destination may never be called (a live event to a private address). Not retried. */
+  /** The destination may never be called (destination.ts: a live event to a private address, a port of the service). Not retried. */
   | { kind: 'refused'; error: string }
   /** No 2xx (an error answer, a time-out, a reset): retried with backoff. */
   | { kind: 'failed'; error: string };
@@ -46,7 +47,7 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
   const endpoint = event.endpoint ?? target?.webhookUrl;
   if (!target || !endpoint) return { kind: 'skipped', reason: 'no webhook endpoint configured' };
   const headers = signWebhook(event.id, new Date(), event.payload, target.secrets);
-  const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, requirePublic: event.livemode });
+  const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, livemode: event.livemode, policy: deps.webhooks.destinations });
   await deps.dataSource.getRepository(WebhookAttempt).insert({
     event_id: event.id,
     delivery_id: input.deliveryId,
@@ -58,7 +59,7 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
     attempted_at_ms: Date.now(),
   });
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const refused = result.error?.startsWith('refused') ?? false;
+  const refused = result.error?.startsWith(REFUSED_PREFIX) ?? false;
   deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
   if (delivered) return { kind: 'delivered' };
   if (refused) return { kind: 'refused', error: result.error! };

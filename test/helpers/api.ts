@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { AdminOperations } from '../../src/admin/operations';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { createLogger } from '../../src/observability/logger';
+import { destinationPolicy } from '../../src/webhooks/destination';
 import { TEST_LOG_DIR } from './processes';
 import { TEST_ENV } from './test-env';
 
@@ -38,13 +39,13 @@ export interface TestMerchant {
 }
 
 export async function createMerchant(api: RunningApi, options: { name?: string; currencies?: string; defaultVersion?: string; webhookUrl?: string } = {}): Promise<TestMerchant> {
-  const ops = new AdminOperations(api.deps.dataSource, api.deps.secretBox);
+  const ops = adminOps(api);
   const created = await ops.createMerchant({ name: options.name ?? 'Test Shop', ...options });
   return { merchantId: created.merchant_id, testKey: created.test_key, liveKey: created.live_key, webhookSecret: created.webhook_secret };
 }
 
 export function adminOps(api: RunningApi): AdminOperations {
-  return new AdminOperations(api.deps.dataSource, api.deps.secretBox);
+  return new AdminOperations(api.deps.dataSource, api.deps.secretBox, destinationPolicy(api.deps.config));
 }
 
 export interface CallOptions {

@@ -50,6 +50,7 @@ export default async function globalSetup(): Promise<void> {
     SANDBOX_PORT: String(TEST_ENV.sandboxPort),
     SANDBOX_SETTLE_MS: String(TEST_ENV.settleMs),
     SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
+    SANDBOX_CONTROL_TOKEN: TEST_ENV.sandboxControlToken,
   });
   await waitForLog(sandbox.logFile, 'listening');
   const worker = spawnTs('worker', 'workers/main.ts', workerEnv({ WORKER_METRICS_PORT: String(TEST_ENV.workerMetricsPort) }));

@@ -1,10 +1,12 @@
 // Validates real answers against the OpenAPI document with ajv (JSON Schema 2020-12, as OpenAPI 3.1
 // uses): the body against the response schema of that operation and status (the exact shape for
-// the answering `Service-Version`), and the documented response headers. Failures read as a list of
-// paths, problems and the offending values.
+// the answering `Service-Version`), an error's code against the codes documented for that operation
+// and status, and the documented response headers; and the requests the service makes (webhooks,
+// the Shape B callback) against the document's `webhooks` and `callbacks`. Failures read as a list
+// of paths, problems and the offending values.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { openApiDocument } from '../../src/api/openapi/document';
-import type { HeaderObject, JsonSchema, OpenApiDocument, Reference, ResponseObject } from '../../src/api/openapi/types';
+import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject } from '../../src/api/openapi/types';
 
 const DOCUMENT_ID = 'https://openapi.local/openapi.json';
 const INT32 = 2 ** 31;
@@ -91,18 +93,23 @@ export class OpenApiValidator {
     const refs: string[] = Object.keys(this.document.components.schemas).map((name) => pointer('components', 'schemas', name));
     for (const name of Object.keys(this.document.components.parameters)) refs.push(pointer('components', 'parameters', name, 'schema'));
     for (const name of Object.keys(this.document.components.headers)) refs.push(pointer('components', 'headers', name, 'schema'));
-    for (const [path, item] of Object.entries(this.document.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        const base = ['paths', path, method];
-        for (const [index, parameter] of (operation.parameters ?? []).entries()) {
-          if (!('$ref' in parameter)) refs.push(pointer(...base, 'parameters', String(index), 'schema'));
-        }
-        for (const mediaType of Object.keys(operation.requestBody?.content ?? {})) refs.push(pointer(...base, 'requestBody', 'content', mediaType, 'schema'));
-        for (const [status, response] of Object.entries(operation.responses)) {
-          for (const mediaType of Object.keys(response.content ?? {})) refs.push(pointer(...base, 'responses', status, 'content', mediaType, 'schema'));
-          for (const version of Object.keys(response['x-schema-by-service-version'] ?? {})) {
-            refs.push(pointer(...base, 'responses', status, 'x-schema-by-service-version', version));
-          }
+    const paths = Object.entries(this.document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ base: ['paths', path, method], operation })));
+    const callbacks = paths.flatMap(({ base, operation }) => Object.entries(operation.callbacks ?? {})
+      .flatMap(([name, byUrl]) => Object.entries(byUrl).map(([url, { post }]) => ({ base: [...base, 'callbacks', name, url, 'post'], operation: post }))));
+    const operations = [
+      ...paths,
+      ...callbacks,
+      ...Object.entries(this.document.webhooks).map(([type, { post }]) => ({ base: ['webhooks', type, 'post'], operation: post })),
+    ];
+    for (const { base, operation } of operations) {
+      for (const [index, parameter] of (operation.parameters ?? []).entries()) {
+        if (!('$ref' in parameter)) refs.push(pointer(...base, 'parameters', String(index), 'schema'));
+      }
+      for (const mediaType of Object.keys(operation.requestBody?.content ?? {})) refs.push(pointer(...base, 'requestBody', 'content', mediaType, 'schema'));
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const mediaType of Object.keys(response.content ?? {})) refs.push(pointer(...base, 'responses', status, 'content', mediaType, 'schema'));
+        for (const version of Object.keys(response['x-schema-by-service-version'] ?? {})) {
+          refs.push(pointer(...base, 'responses', status, 'x-schema-by-service-version', version));
         }
       }
     }
@@ -118,10 +125,9 @@ export class OpenApiValidator {
     return resolved;
   }
 
-  private checkHeaders(response: ResponseObject, headers: HeaderSource): string[] {
+  private checkHeaders(documented: Array<[string, HeaderObject]>, headers: HeaderSource): string[] {
     const problems: string[] = [];
-    for (const [name, reference] of Object.entries(response.headers ?? {})) {
-      const header = this.header(reference);
+    for (const [name, header] of documented) {
       const raw = headerValue(headers, name);
       if (raw === null) {
         if (header.required) problems.push(`  header ${name}: required but absent`);
@@ -135,6 +141,18 @@ export class OpenApiValidator {
     return problems;
   }
 
+  private parameter(parameter: ParameterObject | Reference): ParameterObject {
+    if (!('$ref' in parameter)) return parameter;
+    const resolved = this.document.components.parameters[parameter.$ref.slice(parameter.$ref.lastIndexOf('/') + 1)];
+    if (!resolved) throw new Error(`unresolvable parameter reference ${parameter.$ref}`);
+    return resolved;
+  }
+
+  private checkBody(ref: string, body: unknown, what: string): string[] {
+    const validate = this.validatorAt(ref);
+    return validate(body) ? [] : [`  body does not match ${what}:`, describeErrors(validate.errors, body)];
+  }
+
   /** Throws a readable error unless the answer matches the document. */
   validateResponse(method: string, pathTemplate: string, status: number, body: unknown, headers: HeaderSource = {}): void {
     const verb = method.toLowerCase();
@@ -146,7 +164,7 @@ export class OpenApiValidator {
       const documented = Object.keys(operation.responses).join(', ');
       throw new Error(`${label}: status not documented (documented: ${documented}); body: ${JSON.stringify(body)}`);
     }
-    const problems = this.checkHeaders(response, headers);
+    const problems = this.checkHeaders(Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.header(header)]), headers);
     const contentType = (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim();
     const documentedTypes = Object.keys(response.content ?? {});
     if (contentType && documentedTypes.length && !documentedTypes.includes(contentType)) {
@@ -158,10 +176,12 @@ export class OpenApiValidator {
       const ref = byVersion
         ? pointer('paths', pathTemplate, verb, 'responses', String(status), 'x-schema-by-service-version', version)
         : pointer('paths', pathTemplate, verb, 'responses', String(status), 'content', 'application/json', 'schema');
-      const validate = this.validatorAt(ref);
-      if (!validate(body)) {
-        problems.push(`  body does not match ${byVersion ? `the Service-Version ${version} schema` : 'the response schema'}:`);
-        problems.push(describeErrors(validate.errors, body));
+      problems.push(...this.checkBody(ref, body, byVersion ? `the Service-Version ${version} schema` : 'the response schema'));
+      // The schemas accept codes added later; the codes this operation answers today are listed.
+      const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+      const documentedCodes = response['x-error-codes'];
+      if (documentedCodes && !documentedCodes.includes(code as string)) {
+        problems.push(`  error.code ${JSON.stringify(code)} is not documented for this operation and status (${documentedCodes.join(', ')})`);
       }
     } else if (typeof body !== 'string') {
       problems.push(`  body: expected text (${documentedTypes.join(', ')}), got ${typeof body}`);
@@ -169,6 +189,35 @@ export class OpenApiValidator {
     if (problems.length) {
       throw new Error(`${label} does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(body, null, 2)}`);
     }
+    this.validated.add(label);
+  }
+
+  /** Throws a readable error unless a delivered webhook (its body and headers) matches the document's `webhooks` entry for its type. */
+  validateWebhook(body: unknown, headers: HeaderSource): void {
+    const type = (body as { type?: unknown } | null)?.type;
+    const label = `webhook ${String(type)}`;
+    const webhook = typeof type === 'string' ? this.document.webhooks[type]?.post : undefined;
+    if (!webhook) throw new Error(`${label} is not in the OpenAPI document's webhooks (${Object.keys(this.document.webhooks).join(', ')})`);
+    this.validateRequest(label, webhook, ['webhooks', type as string, 'post'], body, headers);
+  }
+
+  /** Throws a readable error unless a request the service made as the named callback of an operation matches the document. */
+  validateCallback(method: string, pathTemplate: string, name: string, body: unknown, headers: HeaderSource): void {
+    const verb = method.toLowerCase();
+    const label = `${method.toUpperCase()} ${pathTemplate} callback ${name}`;
+    const [url, item] = Object.entries(this.document.paths[pathTemplate]?.[verb]?.callbacks?.[name] ?? {})[0] ?? [];
+    if (!url || !item) throw new Error(`${label} is not in the OpenAPI document`);
+    this.validateRequest(label, item.post, ['paths', pathTemplate, verb, 'callbacks', name, url, 'post'], body, headers);
+  }
+
+  private validateRequest(label: string, operation: OperationObject, base: string[], body: unknown, headers: HeaderSource): void {
+    const documentedHeaders = (operation.parameters ?? []).map((parameter) => this.parameter(parameter))
+      .filter((parameter) => parameter.in === 'header').map((parameter): [string, HeaderObject] => [parameter.name, parameter]);
+    const problems = [
+      ...this.checkHeaders(documentedHeaders, headers),
+      ...this.checkBody(pointer(...base, 'requestBody', 'content', 'application/json', 'schema'), body, 'the request schema'),
+    ];
+    if (problems.length) throw new Error(`${label} does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(body, null, 2)}`);
     this.validated.add(label);
   }
 }

@@ -1,6 +1,7 @@
 // Child processes of the test environment (sandbox, workers), started with tsx from the source.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
 
@@ -14,14 +15,27 @@ export interface ManagedProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function spawnTs(name: string, entry: string, env: Record<string, string>): ManagedProcess {
+/** A port nothing listens on now (the OS picks it; a caller binds it soon after). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * `inheritEnv: false` gives the process only `env`: what a freshly opened shell would give it,
+ * with nothing of the test process's own settings (DATABASE_URL, VAULT_KEY, ...).
+ */
+export function spawnTs(name: string, entry: string, env: Record<string, string>, options: { inheritEnv?: boolean } = {}): ManagedProcess {
   fs.mkdirSync(TEST_LOG_DIR, { recursive: true });
   const logFile = path.join(TEST_LOG_DIR, `${name}.log`);
   const fd = fs.openSync(logFile, 'a');
   logStarts.set(logFile, fs.fstatSync(fd).size);
   // `node --import tsx` runs the entry in this one process (the tsx CLI would fork a child that a
   // SIGKILL of the launcher leaves running).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env: options.inheritEnv === false ? env : { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

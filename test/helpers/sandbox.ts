@@ -4,6 +4,11 @@ import { TEST_ENV } from './test-env';
 
 export const SANDBOX_URL = `http://127.0.0.1:${TEST_ENV.sandboxPort}`;
 
+/** A call to the sandbox with the bearer token its control endpoints (`/_sandbox/...`) want. */
+export function sandboxControl(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${SANDBOX_URL}${path}`, { ...init, headers: { ...init.headers as Record<string, string>, Authorization: `Bearer ${TEST_ENV.sandboxControlToken}` } });
+}
+
 export interface SandboxRecords {
   authorizations: Array<{ idempotency_key: string; id: string; reference: string; status: string; amount: number; currency: string; card_last4: string }>;
   refunds: unknown[];
@@ -12,18 +17,18 @@ export interface SandboxRecords {
 
 /** What the acquirer recorded for one reference (a payment id). */
 export async function sandboxRecords(reference: string): Promise<SandboxRecords> {
-  const res = await fetch(`${SANDBOX_URL}/_sandbox/records?reference=${encodeURIComponent(reference)}`);
+  const res = await sandboxControl(`/_sandbox/records?reference=${encodeURIComponent(reference)}`);
   if (res.status !== 200) throw new Error(`sandbox records answered ${res.status}`);
   return (await res.json()) as SandboxRecords;
 }
 
 export async function setSandboxFaults(faults: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${SANDBOX_URL}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
+  const res = await sandboxControl('/_sandbox/faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
   if (res.status !== 200) throw new Error(`sandbox faults answered ${res.status}`);
 }
 
 export async function clearSandboxFaults(): Promise<void> {
-  await fetch(`${SANDBOX_URL}/_sandbox/faults`, { method: 'DELETE' });
+  await sandboxControl('/_sandbox/faults', { method: 'DELETE' });
 }
 
 export interface PageAnswer {

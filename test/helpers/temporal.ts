@@ -1,9 +1,8 @@
 // Processes of the crash tests: dedicated workers and API servers that a test kills with SIGKILL,
 // and a look into a workflow's running activities.
-import net from 'node:net';
 import type { Client } from '@temporalio/client';
 import { eventually } from './api';
-import { spawnTs, waitForLog, type ManagedProcess } from './processes';
+import { freePort, spawnTs, waitForLog, type ManagedProcess } from './processes';
 import { TEST_ENV, workerEnv } from './test-env';
 
 /** A worker process of its own on `taskQueue`, ready to poll. */
@@ -11,14 +10,6 @@ export async function startWorkerProcess(name: string, taskQueue: string): Promi
   const worker = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: taskQueue }));
   await waitForLog(worker.logFile, 'worker running', 120_000);
   return worker;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** An API server in a process of its own (`npm run api`), so a test can kill it mid-request. */

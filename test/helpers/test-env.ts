@@ -8,6 +8,8 @@ export const TEST_ENV = {
   taskQueue: 'payments-test',
   settleMs: 300,
   notifySecret: 'test-notify-secret',
+  /** Bearer token of the sandbox's control endpoints (/_sandbox/*), which test/helpers/sandbox.ts sends. */
+  sandboxControlToken: 'test-sandbox-control-token',
   vaultKey: 'a1'.repeat(32),
   actionTtlSeconds: 8,
 };

@@ -1,7 +1,7 @@
 // Real answers against the OpenAPI document: every served operation and a wide set of statuses
 // (201 PROCESSING / REQUIRES_ACTION / FAILED, replays, 400 to 503 errors in both envelopes, list
-// pages, refunds, payouts, health, metrics, the document and the docs page) are validated with ajv.
-// Real MariaDB, Temporal, sandbox and worker.
+// pages, refunds, payouts, health, metrics, the document and the docs page) are validated with ajv,
+// and so is every webhook those changes deliver. Real MariaDB, Temporal, sandbox and worker.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { openApiDocument } from '../../src/api/openapi/document';
@@ -10,6 +10,7 @@ import type { OpenApiDocument } from '../../src/api/openapi/types';
 import { SHAPE_B_VERSION } from '../../src/api/versions';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallOptions, type CallResult, type TestMerchant } from '../helpers/api';
 import { OpenApiValidator, openApiValidator, pointer } from '../helpers/openapi';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const CARD = {
   visa: '4242424242424242',
@@ -24,13 +25,22 @@ const CARD = {
 
 let api: RunningApi;
 let merchant: TestMerchant;
+let receiver: WebhookReceiver;
+/** Receives the Shape B `callback_url` POSTs. */
+let callbacks: WebhookReceiver;
 const validator = openApiValidator();
 
 beforeAll(async () => {
   api = await startTestApi();
-  merchant = await createMerchant(api, { name: 'OpenAPI Shop' });
+  receiver = await startWebhookReceiver();
+  callbacks = await startWebhookReceiver();
+  merchant = await createMerchant(api, { name: 'OpenAPI Shop', webhookUrl: receiver.url });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+  await receiver.close();
+  await callbacks.close();
+});
 
 /** Calls the API and validates the answer against the document; returns it for further checks. */
 async function checked(method: string, pathTemplate: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
@@ -70,10 +80,11 @@ const payout = (cardNumber: string, options: CallOptions = {}) => checked('POST'
 });
 
 describe('the document and the page', () => {
-  it('GET /openapi.json serves the built document, which compiles in ajv', async () => {
+  it('GET /openapi.json serves the built document for the configured public base URL, which compiles in ajv', async () => {
     const res = await checked('GET', '/openapi.json', '/openapi.json');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    expect(res.json.servers.map((server: { url: string }) => server.url)).toEqual([api.deps.config.publicBaseUrl]);
+    expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument(api.deps.config.publicBaseUrl))));
     expect(new OpenApiValidator(res.json as OpenApiDocument).compileAll()).toBeGreaterThan(60);
   });
 
@@ -207,9 +218,17 @@ describe('payments', () => {
     const declined = await checked('POST', '/v1/payments', '/v1/payments', { key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', card: card(CARD.declined) } });
     expect(declined.json.error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' });
     const hosted = await checked('POST', '/v1/payments/hpp', '/v1/payments/hpp', {
-      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/back', metadata: { order: '42' } },
+      key: merchant.testKey, headers, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/back', metadata: { order: '42' }, callback_url: callbacks.url },
     });
     expect(hosted.json).toMatchObject({ status: 'pending', card: null });
+    // The shopper pays on the hosted page; the completed payment is POSTed to the callback_url (checked below).
+    const form = await fetch(hosted.json.redirect_url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ card_number: CARD.visa, exp: `12/${String(new Date().getFullYear() + 2).slice(-2)}`, cvc: '123', cardholder_name: 'Ada Lovelace' }).toString(),
+      redirect: 'manual',
+    });
+    expect(form.status).toBe(303);
     expect((await getPayment(created.json.id, { headers })).json).toEqual(created.json);
     expect((await checked('GET', '/v1/payments', '/v1/payments?limit=3&status=succeeded', { key: merchant.testKey, headers })).json.object).toBe('list');
   });
@@ -275,6 +294,23 @@ describe('payouts', () => {
     expectCode(await checked('GET', '/v1/payouts/{payout_id}', `/v1/payouts/po_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
     expectCode(await checked('GET', '/v1/payouts', '/v1/payouts?card_last4=12', { key: merchant.testKey }), 400, 'invalid_search_criteria');
     expectCode(await checked('GET', '/v1/payouts', '/v1/payouts', {}), 401, 'invalid_api_key');
+  });
+});
+
+describe('webhooks', () => {
+  it('every webhook the changes above delivered matches the document: type, envelope, snapshot and signature headers', async () => {
+    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed',
+      'refund.processing', 'refund.succeeded', 'refund.failed', 'payout.pending', 'payout.failed'];
+    const types = () => new Set(receiver.received.map((webhook) => webhook.json.type));
+    await eventually(async () => types(), (seen) => expected.every((type) => seen.has(type)), 45_000, 250);
+    // Throws for a type the document does not list, a body or a header it does not describe.
+    for (const webhook of receiver.received) validator.validateWebhook(JSON.parse(webhook.body), webhook.headers);
+  });
+
+  it('the Shape B callback_url POST matches the callback of POST /v1/payments/hpp', async () => {
+    await eventually(async () => callbacks.received, (list) => list.length > 0);
+    for (const callback of callbacks.received) validator.validateCallback('POST', '/v1/payments/hpp', 'paymentCompletedB', JSON.parse(callback.body), callback.headers);
+    expect(JSON.parse(callbacks.received[0]!.body)).toMatchObject({ object: 'payment', status: 'succeeded' });
   });
 });
 

@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
+import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';
 
 const TASK_QUEUE = 'payouts-crash';
-const SANDBOX = `http://127.0.0.1:${TEST_ENV.sandboxPort}`;
 
 let api: RunningApi;
 let merchant: TestMerchant;
@@ -47,7 +47,7 @@ async function killHard(managed: ManagedProcess): Promise<void> {
 }
 
 async function setSandboxFaults(faults: Record<string, unknown> | null): Promise<void> {
-  const res = await fetch(`${SANDBOX}/_sandbox/faults`, faults === null
+  const res = await sandboxControl('/_sandbox/faults', faults === null
     ? { method: 'DELETE' }
     : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
   expect(res.status).toBe(200);
@@ -101,7 +101,7 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   expect(done.json.status).toBe('SUCCEEDED');
   expect(done.json.completed_at).toEqual(expect.any(Number));
 
-  const records = await (await fetch(`${SANDBOX}/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
+  const records = await (await sandboxControl(`/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
   expect(records.payouts).toEqual([expect.objectContaining({ idempotency_key: `${payoutId}:payout` })]);
   // Workers name themselves pid@host in the history: a second worker finished what the first began.
   const history = await api.deps.temporal.workflow.getHandle(payoutId).fetchHistory();

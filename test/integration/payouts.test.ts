@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { adminOps, call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 import { TEST_LOG_DIR } from '../helpers/processes';
+import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 
 let api: RunningApi;
@@ -49,7 +50,7 @@ async function terminal(id: string): Promise<any> {
 }
 
 async function providerPayouts(reference: string): Promise<Array<{ idempotency_key: string; status: string }>> {
-  const res = await fetch(`http://127.0.0.1:${TEST_ENV.sandboxPort}/_sandbox/records?reference=${reference}`);
+  const res = await sandboxControl(`/_sandbox/records?reference=${reference}`);
   return ((await res.json()) as { payouts: Array<{ idempotency_key: string; status: string }> }).payouts;
 }
 

@@ -6,6 +6,7 @@ import type { RunningApi } from '../../src/api/server';
 import { Event, WebhookAttempt } from '../../src/db/entities';
 import { randomBase62 } from '../../src/domain/ids';
 import { WorkerMetrics } from '../../src/observability/worker-metrics';
+import { destinationPolicy } from '../../src/webhooks/destination';
 import { postJson } from '../../src/webhooks/http-post';
 import type { DeliverableEvent } from '../../src/webhooks/delivery';
 import { WebhookRelay } from '../../src/webhooks/relay';
@@ -172,7 +173,7 @@ describe('the relay of a worker that stops or falls behind', () => {
     return new WebhookRelay({
       dataSource: api.deps.dataSource, temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: api.deps.logger,
       webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), metrics: new WorkerMetrics(),
-      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1 },
+      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(api.deps.config) },
     }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency });
   }
 
@@ -300,13 +301,13 @@ describe('live mode refuses private destinations (SSRF)', () => {
     ['loopback v6', 'http://[::1]:9/hook'],
     ['hostname resolving to loopback', 'http://localhost:9/hook'],
   ])('%s', async (_label, url) => {
-    const result = await postJson(url, '{}', {}, { timeoutMs: 2000, requirePublic: true });
+    const result = await postJson(url, '{}', {}, { timeoutMs: 2000, livemode: true, policy: destinationPolicy(api.deps.config) });
     expect(result.statusCode).toBeNull();
     expect(result.error).toMatch(/^refused/);
   });
 
   it('the same addresses are allowed in test mode (the receiver is on loopback)', async () => {
-    const result = await postJson(receiver.url, '{}', {}, { timeoutMs: 2000, requirePublic: false });
+    const result = await postJson(receiver.url, '{}', {}, { timeoutMs: 2000, livemode: false, policy: destinationPolicy(api.deps.config) });
     expect(result.statusCode).toBe(200);
   });
 

@@ -1,7 +1,7 @@
 // The hosted page's pure parts: form checks, HTML rendering, headers, return URL, state pages.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { parseCardForm, parseExpiry } from '../../src/hosted-page/form';
+import { parseCardForm, parseExpiry, parseUrlEncodedForm } from '../../src/hosted-page/form';
 import { STYLE_SOURCE, pageSecurityHeaders } from '../../src/hosted-page/html';
 import { escapeHtml } from '../../src/web/html';
 import { renderCheckoutForm, renderStatusPage } from '../../src/hosted-page/pages';
@@ -58,10 +58,33 @@ describe('parseCardForm', () => {
     expect(parseCardForm(form({ ...VALID, exp: '05/26' }), { livemode: false, now: NOW }).ok).toBe(true);
   });
 
+  it('keeps a name of emoji whole: a cut at 300 UTF-16 units would leave half of one', () => {
+    const name = `a${'😀'.repeat(150)}`;
+    const result = parseCardForm(form({ ...VALID, cardholder_name: name }), { livemode: false, now: NOW });
+    expect(result.ok && result.card.holderName).toBe(name);
+  });
+
   it('refuses test cards on a live payment', () => {
     const result = parseCardForm(form(VALID), { livemode: true, now: NOW });
     expect(result.ok).toBe(false);
     expect(parseCardForm(form({ ...VALID, card_number: '4111111111111111' }), { livemode: true, now: NOW }).ok).toBe(true);
+  });
+});
+
+describe('parseUrlEncodedForm', () => {
+  it('reads what URLSearchParams reads when every escape is UTF-8', () => {
+    const text = 'cardholder_name=Zo%C3%AB+%F0%9F%92%B3&exp=12%2F30&empty=&bare&a=1&a=2&&x=%2B';
+    expect([...parseUrlEncodedForm(text)!]).toEqual([...new URLSearchParams(text)]);
+  });
+
+  it.each([
+    ['an encoded surrogate', 'cardholder_name=Ada%ED%A0%80'],
+    ['a byte that starts no UTF-8 sequence', 'cardholder_name=Ada%FF'],
+    ['a truncated sequence', 'cardholder_name=Ada%C3'],
+    ['a malformed escape', 'cardholder_name=Ada%zz'],
+    ['a malformed escape in a name', 'card%zz=1'],
+  ])('%s -> null (URLSearchParams would read U+FFFD)', (_label, text) => {
+    expect(parseUrlEncodedForm(text)).toBeNull();
   });
 });
 

@@ -52,6 +52,17 @@ describe('docs page', () => {
     expect(csp).toMatch(/^default-src 'none';/);
   });
 
+  it('shows the server, the known values of open enums, every webhook and the Shape B callback', () => {
+    expect(page).toContain(`Base URL <code>${document.servers[0]!.url}</code>`);
+    expect(page).toContain('known values <code>&quot;actor_forbidden&quot;</code>');
+    expect(page).toContain('known values <code>&quot;not_found&quot;</code>');
+    expect(page).not.toContain('string | string');
+    const ids = new Set([...page.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
+    for (const { post } of Object.values(document.webhooks)) expect(ids).toContain(`op-${post.operationId}`);
+    expect(page).toContain("<code>payment.succeeded</code> <span>to the merchant's webhook endpoint</span>");
+    expect(page).toContain('<h4>Callback: Shape B <code>callback_url</code></h4>');
+  });
+
   it('escapes what it renders', () => {
     expect(page).not.toContain('<Idempotency-Key>');
     expect(page).toContain('&quot;PROCESSING&quot;');
@@ -89,7 +100,17 @@ describe('response validator', () => {
     const envelope = { error: { code: 'processing_error', message: 'x', request_id: headers['Request-Id'] } };
     expect(() => validator.validateResponse('POST', '/v1/refunds', 502, envelope, headers)).toThrow(/status not documented/);
     const wrongCode = { error: { code: 'unsupported_card', message: 'x', request_id: headers['Request-Id'] } };
-    expect(() => validator.validateResponse('POST', '/v1/payments', 422, wrongCode, headers)).toThrow(/\/error\/code: must be equal to one of the allowed values/);
+    expect(() => validator.validateResponse('POST', '/v1/payments', 422, wrongCode, headers)).toThrow(/error\.code "unsupported_card" is not documented for this operation and status/);
+  });
+
+  it('checks a delivered webhook: its type, body and signature headers', () => {
+    const event = document.webhooks['payment.failed']!.post.requestBody!.content['application/json']!.examples!.paymentFailedEvent!.value as Record<string, any>;
+    const signed = { 'webhook-id': event.id, 'webhook-timestamp': '1767229200', 'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' };
+    expect(() => validator.validateWebhook(event, signed)).not.toThrow();
+    expect(() => validator.validateWebhook({ ...event, type: 'payment.refunded' }, signed)).toThrow(/webhook payment.refunded is not in the OpenAPI document's webhooks/);
+    expect(() => validator.validateWebhook({ ...event, data: { object: { ...event.data.object, surprise: 1 } } }, signed)).toThrow(/must NOT have additional properties.*surprise/);
+    const { 'webhook-signature': _omitted, ...unsigned } = signed;
+    expect(() => validator.validateWebhook(event, unsigned)).toThrow(/header webhook-signature: required but absent/);
   });
 
   it('checks documented headers', () => {

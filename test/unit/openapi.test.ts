@@ -1,23 +1,28 @@
 // The OpenAPI document: structurally valid OpenAPI 3.1, every schema compiles in ajv (strict), every
 // example matches what it illustrates, it lists exactly the router's routes, its request schemas
 // are what joi-to-json makes of the joi schemas the API validates with, and error lists agree with
-// the catalogue.
+// the catalogue. What standard tools need: a server, bodies a validating proxy accepts whatever the
+// shape, codes that may grow, and the webhooks.
 import { createApp } from '../../src/api/app';
 import type { Deps } from '../../src/api/context';
 import { buildOpenApiDocument, openApiDocument } from '../../src/api/openapi/document';
 import { ERROR_SCOPES, errorCodesFor } from '../../src/api/openapi/error-scopes';
 import { OPERATIONS, UNDOCUMENTED_ROUTES } from '../../src/api/openapi/operations';
 import { JOI_SOURCES, joiToJsonSchema } from '../../src/api/openapi/request-schemas';
-import type { JsonSchema, OperationObject, ParameterObject } from '../../src/api/openapi/types';
-import { KNOWN_VERSIONS } from '../../src/api/versions';
+import { EXAMPLES } from '../../src/api/openapi/examples';
+import { openEnumValues, type JsonSchema, type OperationObject, type ParameterObject } from '../../src/api/openapi/types';
+import { KNOWN_VERSIONS, SHAPE_B_VERSION } from '../../src/api/versions';
 import { loadConfig } from '../../src/config';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/domain/errors';
+import { FAILURE_CODES } from '../../src/domain/failure-codes';
+import { EVENT_TYPES } from '../../src/webhooks/event-types';
 import { OpenApiValidator, pointer } from '../helpers/openapi';
 
 const document = openApiDocument();
 const validator = new OpenApiValidator(document);
 const operations: Array<{ path: string; method: string; operation: OperationObject }> = Object.entries(document.paths)
   .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+const webhookOperations = Object.entries(document.webhooks).map(([type, { post }]) => ({ type, operation: post }));
 
 /** Every `$ref` string anywhere in a value, with where it was found. */
 function collectRefs(value: unknown, at: string, found: Array<{ ref: string; at: string }> = []): Array<{ ref: string; at: string }> {
@@ -55,7 +60,7 @@ describe('structure', () => {
   });
 
   it('is deterministic and survives a JSON round trip unchanged', () => {
-    expect(JSON.parse(JSON.stringify(buildOpenApiDocument()))).toEqual(JSON.parse(JSON.stringify(document)));
+    expect(JSON.parse(JSON.stringify(buildOpenApiDocument(document.servers[0]!.url)))).toEqual(JSON.parse(JSON.stringify(document)));
   });
 
   it('resolves every $ref', () => {
@@ -66,7 +71,7 @@ describe('structure', () => {
   });
 
   it('uses every component', () => {
-    const used = new Set(collectRefs({ paths: document.paths, schemas: document.components.schemas }, '#').map(({ ref }) => ref));
+    const used = new Set(collectRefs({ paths: document.paths, webhooks: document.webhooks, schemas: document.components.schemas }, '#').map(({ ref }) => ref));
     const unused = [
       ...Object.keys(document.components.schemas).map((name) => `#/components/schemas/${name}`),
       ...Object.keys(document.components.parameters).map((name) => `#/components/parameters/${name}`),
@@ -76,7 +81,8 @@ describe('structure', () => {
   });
 
   it('gives every operation a unique id, a known tag, responses and its path parameters', () => {
-    const ids = operations.map(({ operation }) => operation.operationId);
+    const callbackOperations = operations.flatMap(({ operation }) => Object.values(operation.callbacks ?? {}).flatMap((byUrl) => Object.values(byUrl).map(({ post }) => ({ operation: post }))));
+    const ids = [...operations, ...webhookOperations, ...callbackOperations].map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     const tags = document.tags.map((tag) => tag.name);
     for (const { path, operation } of operations) {
@@ -111,6 +117,21 @@ describe('examples', () => {
     for (const [status, response] of Object.entries(operation.responses)) {
       for (const [name, example] of Object.entries(response.content?.['application/json']?.examples ?? {})) {
         cases.push([`${method} ${path} ${status} ${name}`, pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'), example.value]);
+      }
+    }
+  }
+
+  for (const { type, operation } of webhookOperations) {
+    for (const [name, example] of Object.entries(operation.requestBody?.content['application/json']?.examples ?? {})) {
+      cases.push([`webhook ${type} ${name}`, pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'), example.value]);
+    }
+  }
+  for (const { path, method, operation } of operations) {
+    for (const [callback, byUrl] of Object.entries(operation.callbacks ?? {})) {
+      for (const [url, { post }] of Object.entries(byUrl)) {
+        for (const [name, example] of Object.entries(post.requestBody?.content['application/json']?.examples ?? {})) {
+          cases.push([`${method} ${path} callback ${callback} ${name}`, pointer('paths', path, method, 'callbacks', callback, url, 'post', 'requestBody', 'content', 'application/json', 'schema'), example.value]);
+        }
       }
     }
   }
@@ -234,10 +255,96 @@ describe('errors', () => {
     expect(document.paths['/v1/health']!.get!.responses['401']).toBeUndefined();
   });
 
-  it('both envelopes enumerate the catalogue; Shape B-only codes stay out of Shape A', () => {
-    const codeEnum = (name: string) => (document.components.schemas[name]!.properties!.error!.properties!.code as JsonSchema).enum;
+  it('both envelopes list the catalogue as known codes; Shape B-only codes stay out of Shape A', () => {
+    const codeEnum = (name: string) => openEnumValues(document.components.schemas[name]!.properties!.error!.properties!.code as JsonSchema);
     expect(codeEnum('ErrorB')).toEqual(codes);
     expect(codeEnum('Error')).toEqual(codes.filter((code) => code !== 'card_declined' && code !== 'charge_already_refunded'));
     expect(document.components.schemas.Error!.properties!.error!.properties!.request_id!.pattern).toBe('^req_[A-Za-z0-9]{24}$');
+  });
+});
+
+describe('what standard tools need', () => {
+  /** Standard JSON Schema semantics (`oneOf`: exactly one), as a validating proxy checks a body. */
+  const valid = (ref: string, value: unknown) => {
+    const validate = validator.validatorAt(ref);
+    return { valid: validate(value), errors: validate.errors ?? null };
+  };
+  const responseSchema = (path: string, method: string, status: string) => pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema');
+
+  it('names one server: the public base URL it is built for, by default the configured one', () => {
+    expect(openApiDocument('https://payments.shop.test').servers).toEqual([{ url: 'https://payments.shop.test', description: expect.any(String) }]);
+    expect(document.servers.map((server) => server.url)).toEqual([loadConfig().publicBaseUrl]);
+    expect(document.servers[0]!.url).not.toMatch(/\/$/);
+  });
+
+  it('GET /v1/payments 200 accepts an empty page of either shape, and non-empty pages of each', () => {
+    const ref = responseSchema('/v1/payments', 'get', '200');
+    const emptyPage = { object: 'list', data: [], has_more: false, url: '/v1/payments' };
+    expect(valid(ref, emptyPage)).toEqual({ valid: true, errors: null });
+    const pageA = EXAMPLES.paymentList!.value as { data: unknown[] };
+    expect(valid(ref, pageA)).toEqual({ valid: true, errors: null });
+    expect(valid(ref, { ...emptyPage, data: [EXAMPLES.paymentSucceededB!.value] })).toEqual({ valid: true, errors: null });
+    expect(valid(ref, { ...emptyPage, data: [{ id: 'pay_x' }] }).valid).toBe(false);
+    // The exact schema per version still tells the shapes apart.
+    const byVersion = (version: string) => pointer('paths', '/v1/payments', 'get', 'responses', '200', 'x-schema-by-service-version', version);
+    expect(valid(byVersion(SHAPE_B_VERSION), pageA).valid).toBe(false);
+  });
+
+  it('no body offers its shapes as oneOf: the version, not the body, picks the shape', () => {
+    const bodies = operations.flatMap(({ path, method, operation }) => [
+      ...(operation.requestBody ? [{ at: `${method} ${path} request`, schema: operation.requestBody.content['application/json']!.schema }] : []),
+      ...Object.entries(operation.responses).flatMap(([status, response]) => Object.values(response.content ?? {}).map((media) => ({ at: `${method} ${path} ${status}`, schema: media.schema }))),
+    ]);
+    expect(bodies.filter(({ schema }) => schema.oneOf).map(({ at }) => at)).toEqual([]);
+  });
+
+  it('error codes and failure codes list the known values and accept a code added later', () => {
+    const later = 'code_added_later';
+    const errorA = { error: { code: later, message: 'm', request_id: 'req_4mT8qZ2xK9pL3vR7wB5nC1dF' } };
+    expect(valid(pointer('components', 'schemas', 'Error'), errorA)).toEqual({ valid: true, errors: null });
+    expect(valid(responseSchema('/v1/refunds', 'post', '422'), errorA)).toEqual({ valid: true, errors: null });
+    const errorB = { error: { type: 'card_error', code: later, message: 'm', param: null, decline_code: later, doc_url: 'https://x.test/docs#error-x', request_id: 'req_4mT8qZ2xK9pL3vR7wB5nC1dF' } };
+    expect(valid(responseSchema('/v1/payments', 'post', '402'), errorB)).toEqual({ valid: true, errors: null });
+
+    const failed = (name: string) => EXAMPLES[name]!.value as Record<string, any>;
+    expect(valid(pointer('components', 'schemas', 'Payment'), { ...failed('paymentFailed'), failure_code: later })).toEqual({ valid: true, errors: null });
+    expect(valid(pointer('components', 'schemas', 'Payout'), { ...failed('payoutFailed'), failure_code: later })).toEqual({ valid: true, errors: null });
+    const refund = failed('refundFailed');
+    expect(valid(pointer('components', 'schemas', 'Refund'), { ...refund, failure: { ...refund.failure, code: later } })).toEqual({ valid: true, errors: null });
+    // Still a string, and still null only where null is allowed.
+    expect(valid(pointer('components', 'schemas', 'Payout'), { ...failed('payoutFailed'), failure_code: 42 }).valid).toBe(false);
+    expect(valid(pointer('components', 'schemas', 'Payout'), { ...failed('payoutFailed'), failure_code: null }).valid).toBe(false);
+
+    const schemas = document.components.schemas;
+    expect(openEnumValues(schemas.Payment!.properties!.failure_code!)).toEqual([...FAILURE_CODES]);
+    expect(openEnumValues(schemas.Payout!.properties!.failure_code!)).toEqual([...FAILURE_CODES]);
+    expect(openEnumValues(schemas.Refund!.properties!.failure!.properties!.code!)).toEqual([...FAILURE_CODES]);
+  });
+
+  it('has a webhook for every event type the service raises, with the signature headers and the event envelope', () => {
+    expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES]);
+    for (const { type, operation } of webhookOperations) {
+      const headers = (operation.parameters ?? []).map((parameter) => ('$ref' in parameter ? document.components.parameters[parameter.$ref.split('/').pop()!]! : parameter))
+        .map((parameter) => `${parameter.in} ${parameter.name}${parameter.required ? ' required' : ''}`);
+      expect({ type, headers }).toEqual({ type, headers: ['header webhook-id required', 'header webhook-timestamp required', 'header webhook-signature required'] });
+      expect({ type, security: operation.security }).toEqual({ type, security: [] });
+      expect(Object.keys(operation.responses)).toEqual(['2XX', 'default']);
+      const object = type.split('.')[0]!;
+      const snapshot = { payment: 'paymentProcessing', refund: 'refundProcessing', payout: 'payoutPending' }[object]!;
+      const body = (eventType: string) => ({ id: 'evt_0123456789abcdef01234567', type: eventType, created_at: 1767225600, livemode: false, data: { object: EXAMPLES[snapshot]!.value } });
+      const ref = pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema');
+      expect({ type, ...valid(ref, body(type)) }).toEqual({ type, valid: true, errors: null });
+      const other = EVENT_TYPES.find((candidate) => candidate !== type && candidate.startsWith(`${object}.`))!;
+      expect({ type, other, valid: valid(ref, body(other)).valid }).toEqual({ type, other, valid: false });
+    }
+  });
+
+  it('POST /v1/payments/hpp documents its Shape B callback: the payment in Shape B to callback_url, signed like the webhooks', () => {
+    const withCallbacks = operations.filter(({ operation }) => operation.callbacks).map(({ method, path }) => `${method} ${path}`);
+    expect(withCallbacks).toEqual(['post /v1/payments/hpp']);
+    const callback = document.paths['/v1/payments/hpp']!.post!.callbacks!.paymentCompletedB!['{$request.body#/callback_url}']!.post;
+    expect(callback.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/PaymentB' });
+    expect(callback.parameters).toEqual(document.webhooks['payment.succeeded']!.post.parameters);
+    expect(document.components.schemas.HostedPaymentRequestB!.properties!.callback_url).toBeDefined();
   });
 });

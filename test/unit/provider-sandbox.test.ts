@@ -70,6 +70,12 @@ async function freePort(): Promise<number> {
 }
 
 let sandbox: RunningSandbox;
+const CONTROL_TOKEN = 'unit-sandbox-control-token';
+
+/** The control endpoints (`/_sandbox/...`) want the bearer token. */
+function control(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${sandbox.url}${path}`, { ...init, headers: { ...init.headers as Record<string, string>, Authorization: `Bearer ${CONTROL_TOKEN}` } });
+}
 let receiver: Receiver;
 let client: HttpProviderClient;
 
@@ -83,6 +89,7 @@ beforeAll(async () => {
     timeoutDelayMs: TIMEOUT_DELAY_MS,
     notifyTimeoutMs: 1000,
     notifyRetryDelaysMs: [30, 60],
+    controlToken: CONTROL_TOKEN,
   });
   // The production timeout: a loaded machine must not turn an answer into a time-out here.
   client = new HttpProviderClient({ baseUrl: sandbox.url });
@@ -94,7 +101,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+  await control('/_sandbox/reset', { method: 'POST' });
   receiver.received = [];
   receiver.status = 204;
   receiver.delayMs = 0;
@@ -135,12 +142,12 @@ interface Records {
 
 async function records(reference?: string): Promise<Records> {
   const query = reference ? `?reference=${encodeURIComponent(reference)}` : '';
-  const res = await fetch(`${sandbox.url}/_sandbox/records${query}`);
+  const res = await control(`/_sandbox/records${query}`);
   return (await res.json()) as Records;
 }
 
 async function setFaults(faults: Record<string, unknown>): Promise<Response> {
-  return fetch(`${sandbox.url}/_sandbox/faults`, {
+  return control('/_sandbox/faults', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(faults),
@@ -700,8 +707,57 @@ describe('records', () => {
     expect((await records(a.reference)).authorizations).toEqual([
       expect.objectContaining({ idempotency_key: a.idempotencyKey, reference: a.reference, status: expect.stringMatching(/^(processing|succeeded)$/) }),
     ]);
-    await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    await control('/_sandbox/reset', { method: 'POST' });
     expect(await records()).toEqual({ authorizations: [], refunds: [], payouts: [] });
+  });
+});
+
+describe('control endpoints', () => {
+  const CALLS: Array<[string, string, string?]> = [
+    ['POST', '/_sandbox/reset'], ['GET', '/_sandbox/records'], ['GET', '/_sandbox/faults'],
+    ['POST', '/_sandbox/faults', '{"fail_next":3}'], ['DELETE', '/_sandbox/faults'],
+    // The router matches paths regardless of case and a trailing slash; the guard goes with the route.
+    ['POST', '/_SANDBOX/Reset/'],
+  ];
+  const asWho: Array<[string, Record<string, string>]> = [
+    ['no credential', {}],
+    ['a wrong token', { Authorization: 'Bearer not-the-token' }],
+    ['the published development notify secret', { Authorization: 'Bearer sandbox-dev-secret' }],
+    ['the token without its scheme', { Authorization: CONTROL_TOKEN }],
+  ];
+
+  it.each(asWho)('answer 401 to a call with %s, and change nothing', async (_who, headers) => {
+    const kept = authRequest('4242424242424242');
+    await client.authorize(kept);
+    for (const [method, path, body] of CALLS) {
+      const res = await fetch(`${sandbox.url}${path}`, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body });
+      expect({ call: `${method} ${path}`, status: res.status }).toEqual({ call: `${method} ${path}`, status: 401 });
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await res.json()).toEqual({ error: 'unauthorized' });
+    }
+    expect((await records(kept.reference)).authorizations).toHaveLength(1);
+    expect(await (await control('/_sandbox/faults')).json()).toMatchObject({ fail_next: 0 });
+  });
+
+  it('answer with the bearer token', async () => {
+    for (const [method, path, body] of CALLS) {
+      const res = await control(path, { method, headers: { 'Content-Type': 'application/json' }, body });
+      expect({ call: `${method} ${path}`, status: res.status }).toEqual({ call: `${method} ${path}`, status: 200 });
+    }
+  });
+
+  it('are off (404) when the sandbox has no token, while the acquirer API works', async () => {
+    const open = await startSandbox({ port: 0, settleMs: 0, notifySecret: SECRET });
+    try {
+      for (const [method, path, body] of CALLS) {
+        const res = await fetch(`${open.url}${path}`, { method, headers: { Authorization: `Bearer ${CONTROL_TOKEN}` }, body });
+        expect({ call: `${method} ${path}`, status: res.status }).toEqual({ call: `${method} ${path}`, status: 404 });
+      }
+      const result = await new HttpProviderClient({ baseUrl: open.url }).authorize(authRequest('4242424242424242'));
+      expect(result.kind).toBe('succeeded');
+    } finally {
+      await open.close();
+    }
   });
 });
 
@@ -726,7 +782,7 @@ describe('transport mapping', () => {
     const payoutReq = payoutRequest('4242424242424242');
     expect(await impatient.payout(payoutReq)).toEqual({ kind: 'uncertain', reason: 'timeout', retryAfterSeconds: null });
     expect(await impatient.getAuthorization('auth_x')).toEqual({ kind: 'uncertain' });
-    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+    await control('/_sandbox/faults', { method: 'DELETE' });
     // The slow call was still processed: it surfaces on lookup, and a retry with the key replays it.
     const seen = await waitFor(async () => (await records(req.reference)).authorizations.length, (n) => n === 1);
     expect(seen).toBe(1);
@@ -853,15 +909,15 @@ describe('fault injection', () => {
     expect(result.kind).toBe('processing');
     expect((await records(req.reference)).payouts).toHaveLength(1);
     expect(sandbox.state.payoutAttempts.get(req.idempotencyKey)).toBe(1); // the replay found the record
-    const faults = await (await fetch(`${sandbox.url}/_sandbox/faults`)).json();
+    const faults = await (await control('/_sandbox/faults')).json();
     expect(faults).toMatchObject({ duplicate_next: 0 });
   });
 
   it('latency applies until cleared; faults never touch /_sandbox or the 3DS pages', async () => {
     await setFaults({ latency_ms: 1000, fail_next: 5 });
-    expect((await fetch(`${sandbox.url}/_sandbox/records`)).status).toBe(200);
+    expect((await control('/_sandbox/records')).status).toBe(200);
     const { url } = await (async () => {
-      await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+      await control('/_sandbox/faults', { method: 'DELETE' });
       const found = await requiresAction('4000000000003220');
       await setFaults({ latency_ms: 1000, fail_next: 5 });
       return found;
@@ -869,8 +925,8 @@ describe('fault injection', () => {
     expect((await fetch(url)).status).toBe(200);
     expect((await submitOutcome(url, 'fail')).status).toBe(303);
     // The faults were set all along and none was spent on those calls.
-    expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ latency_ms: 1000, fail_next: 5 });
-    const cleared = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+    expect(await (await control('/_sandbox/faults')).json()).toMatchObject({ latency_ms: 1000, fail_next: 5 });
+    const cleared = await control('/_sandbox/faults', { method: 'DELETE' });
     expect(await cleared.json()).toMatchObject({ latency_ms: 0, fail_next: 0 });
     expect((await client.authorize(authRequest('4242424242424242'))).kind).toBe('processing');
   });
@@ -883,11 +939,11 @@ describe('fault injection', () => {
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.idempotencyKey },
       body: JSON.stringify({ ...req, card: req.card, return_url: req.returnUrl, notify_url: req.notifyUrl }),
     }).then(() => 'answered', () => 'dropped');
-    expect(await waitFor(async () => (await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).held_calls, (n) => n === 1)).toBe(1);
-    await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    expect(await waitFor(async () => (await (await control('/_sandbox/faults')).json()).held_calls, (n) => n === 1)).toBe(1);
+    await control('/_sandbox/reset', { method: 'POST' });
     expect(await held).toBe('dropped');
     await setFaults({ fail_next: 1 });
-    expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ fail_next: 1, held_calls: 0 });
+    expect(await (await control('/_sandbox/faults')).json()).toMatchObject({ fail_next: 1, held_calls: 0 });
     expect(await records()).toEqual({ authorizations: [], refunds: [], payouts: [] });
   });
 

@@ -6,15 +6,17 @@ import { FAILURE_CODES, failureMessage } from '../../domain/failure-codes';
 import { documentStart, escapeHtml } from '../../web/html';
 import { SHAPE_B_ONLY_CODES } from '../openapi/error-scopes';
 import {
-  refName, type ExampleObject, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject,
+  openEnumValues, refName, type ExampleObject, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject,
   type ParameterObject, type Reference, type ResponseObject,
 } from '../openapi/types';
 import { DOCS_STYLE } from './style';
 
 interface PageOperation {
+  /** The path, or for a webhook the event type. */
   path: string;
   method: string;
   operation: OperationObject;
+  webhook?: boolean;
 }
 
 /** Inline markdown of the descriptions: `code` and **bold**, paragraphs on blank lines. */
@@ -36,6 +38,7 @@ const errorLink = (code: string) => `<a href="#error-${escapeHtml(code)}"><code>
 function typeText(schema: JsonSchema | undefined): string {
   if (!schema) return 'any';
   if (schema.$ref) return schemaLink(schema.$ref);
+  if (openEnumValues(schema)) return schema.anyOf!.some((option) => option.type === 'null') ? 'string | null' : 'string';
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (alternatives) return alternatives.map(typeText).join(' | ');
   if (schema.allOf) return schema.allOf.map(typeText).filter((text) => text !== 'object').join(' & ');
@@ -52,6 +55,8 @@ function constraints(schema: JsonSchema): string {
   const parts: string[] = [];
   const code = (value: unknown) => `<code>${escapeHtml(JSON.stringify(value))}</code>`;
   if (schema.enum) parts.push(`one of ${schema.enum.map(code).join(', ')}`);
+  const known = openEnumValues(schema);
+  if (known) parts.push(`known values ${known.map(code).join(', ')}; others may appear`);
   if (schema.minimum !== undefined) parts.push(`≥ ${schema.minimum}`);
   if (schema.maximum !== undefined) parts.push(`≤ ${schema.maximum}`);
   if (schema.minLength !== undefined) parts.push(`length ≥ ${schema.minLength}`);
@@ -150,17 +155,27 @@ function responsesBlock(document: OpenApiDocument, operation: OperationObject): 
   return `<h4>Responses</h4><table><thead><tr><th>Status</th><th>Meaning</th><th>Body</th><th>Headers</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>\n${examples ? `<h4>Examples</h4>\n${examples}` : ''}`;
 }
 
-function operationBlock(document: OpenApiDocument, { path, method, operation }: PageOperation): string {
+function callbacksBlock(operation: OperationObject): string {
+  return Object.values(operation.callbacks ?? {}).flatMap((byUrl) => Object.entries(byUrl)).map(([url, { post }]) => `<h4>Callback: ${inlineMarkdown(post.summary)}</h4>
+${markdown(post.description)}
+<p class="meta">POST to <code>${escapeHtml(url)}</code>, signed like the webhooks. Body: ${typeText(post.requestBody!.content['application/json']!.schema)}.</p>`).join('\n');
+}
+
+function operationBlock(document: OpenApiDocument, { path, method, operation, webhook }: PageOperation): string {
   const shapes = operation['x-shapes'];
-  const auth = operation.security?.length === 0 ? 'none' : 'Bearer API key';
+  const auth = webhook ? 'signed by the service (Standard Webhooks, <code>webhook-signature</code>)'
+    : operation.security?.length === 0 ? 'none' : 'Bearer API key';
+  const target = webhook ? `<code>${escapeHtml(path)}</code> <span>to the merchant's webhook endpoint</span>`
+    : `<code>${escapeHtml(path)}</code> <span>${escapeHtml(operation.summary)}</span>`;
   const shapeText = shapes.length ? ` · Shapes: ${shapes.join(' and ')}` : '';
   return `<article class="operation" id="${operationAnchor(operation.operationId)}">
-<h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <span>${escapeHtml(operation.summary)}</span></h3>
+<h3><span class="method ${method}">${method.toUpperCase()}</span> ${target}</h3>
 ${markdown(operation.description).replace('<strong>Not served', '<strong class="notice">Not served')}
 <p class="meta">Authentication: ${auth}${shapeText}</p>
 ${parametersTable(document, operation)}
 ${requestBlock(operation)}
 ${responsesBlock(document, operation)}
+${callbacksBlock(operation)}
 </article>`;
 }
 
@@ -169,6 +184,7 @@ function operationsByTag(document: OpenApiDocument): Map<string, PageOperation[]
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) byTag.get(operation.tags[0]!)?.push({ path, method, operation });
   }
+  for (const [type, { post }] of Object.entries(document.webhooks)) byTag.get(post.tags[0]!)?.push({ path: type, method: 'post', operation: post, webhook: true });
   return byTag;
 }
 
@@ -225,7 +241,7 @@ ${(byTag.get(tag.name) ?? []).map((entry) => operationBlock(document, entry)).jo
 </section>`).join('\n');
   return `${documentStart(`${document.info.title} reference`, DOCS_STYLE)}
 <header class="top"><h1>${escapeHtml(document.info.title)}</h1>
-<p>Version ${escapeHtml(document.info.version)} · OpenAPI ${document.openapi} document: <a href="/openapi.json">/openapi.json</a></p></header>
+<p>Version ${escapeHtml(document.info.version)} · Base URL <code>${escapeHtml(document.servers[0]?.url ?? '')}</code> · OpenAPI ${document.openapi} document: <a href="/openapi.json">/openapi.json</a></p></header>
 <div class="layout">
 ${navigation(document, byTag)}
 <main>

@@ -1,6 +1,8 @@
 // Builds the OpenAPI 3.1 document of the whole interface from the operation table, the joi-derived
-// request schemas, the response schemas and the error scopes. Pure and deterministic: built once
-// and cached; `/openapi.json` and `/docs` both serve this one object.
+// request schemas, the response schemas, the error scopes and the event types. Pure and
+// deterministic for a given public base URL (its `servers`): built once per URL and cached;
+// `/openapi.json` and `/docs` both serve this one object.
+import { loadConfig } from '../../config';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency-key';
 import { KNOWN_VERSIONS, SHAPE_A_VERSION, versionOf, type Shape } from '../versions';
@@ -14,6 +16,7 @@ import {
   schemaRef, type ExampleObject, type HeaderObject, type JsonSchema, type MediaTypeObject, type OpenApiDocument,
   type OperationObject, type ParameterObject, type Reference, type ResponseObject,
 } from './types';
+import { eventSchemas, shapeBCallbacks, WEBHOOK_PARAMETERS, webhooks } from './webhooks';
 
 /** `Service-Version: 2025-09-01` → `Payment`; ... for the components of each shape. */
 const componentsByVersion = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
@@ -94,9 +97,13 @@ function responseHeaders(operation: OperationSpec, status: number): Record<strin
   };
 }
 
-/** One schema for the shapes given: a reference, or a `oneOf` of them. */
+/**
+ * One schema for the shapes given: a reference, or `anyOf` them. Not `oneOf`: the request's
+ * `Service-Version` picks the shape, not the body, and two shapes' bodies can be the same JSON (an
+ * empty list page), which `oneOf` would reject.
+ */
 function eitherShape(variants: JsonSchema[]): JsonSchema {
-  return variants.length === 1 ? variants[0]! : { oneOf: variants };
+  return variants.length === 1 ? variants[0]! : { anyOf: variants };
 }
 
 function bySchemaVersion(variants: Partial<Record<Shape, JsonSchema>>): Record<string, JsonSchema> | undefined {
@@ -129,15 +136,11 @@ function successResponse(operation: OperationSpec, response: SuccessResponse): R
   };
 }
 
-/** The envelope of one shape, with `code` narrowed to what this operation answers at this status. */
-function errorVariant(shape: Shape, codes: ErrorCode[]): JsonSchema {
-  return {
-    allOf: [
-      schemaRef(shape === 'A' ? 'Error' : 'ErrorB'),
-      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-    ],
-  };
-}
+/**
+ * The envelope of one shape. `code` is not narrowed to the operation's codes: new codes may appear,
+ * so the operation's known codes are listed in the description and `x-error-codes` instead.
+ */
+const errorEnvelope = (shape: Shape): JsonSchema => schemaRef(shape === 'A' ? 'Error' : 'ErrorB');
 
 function errorResponses(operation: OperationSpec): Record<string, ResponseObject> {
   const byStatus = new Map<number, Partial<Record<Shape, ErrorCode[]>>>();
@@ -154,14 +157,14 @@ function errorResponses(operation: OperationSpec): Record<string, ResponseObject
     const codesByShape = byStatus.get(status)!;
     const shapes = (['A', 'B'] as const).filter((shape) => codesByShape[shape]?.length);
     const variants: Partial<Record<Shape, JsonSchema>> = {};
-    for (const shape of shapes) variants[shape] = errorVariant(shape, codesByShape[shape]!);
+    for (const shape of shapes) variants[shape] = errorEnvelope(shape);
     const allCodes = [...new Set(shapes.flatMap((shape) => codesByShape[shape]!))];
     const errorExamples = Object.fromEntries(shapes.map((shape) => [`shape${shape}`, errorExample(codesByShape[shape]![0]!, shape)]));
     const byVersion = bySchemaVersion(variants);
     const shapeNote = shapes.length === 2 ? ' Envelope by version: `Error` (Shape A) or `ErrorB` (Shape B).'
       : shapes[0] === 'B' && operation.shapes.length === 2 ? ' Shape B only.' : '';
     responses[String(status)] = {
-      description: `Error. \`error.code\` is one of: ${allCodes.map((code) => `\`${code}\``).join(', ')}.${shapeNote}`,
+      description: `Error. \`error.code\` is one of: ${allCodes.map((code) => `\`${code}\``).join(', ')}; new codes may appear.${shapeNote}`,
       headers: responseHeaders(operation, status),
       content: { 'application/json': mediaType(eitherShape(Object.values(variants)), errorExamples) },
       ...(byVersion ? { 'x-schema-by-service-version': byVersion } : {}),
@@ -206,6 +209,7 @@ function operationObject(operation: OperationSpec): OperationObject {
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successes, ...errorResponses(operation) },
+    ...(operation.shapeBCallback ? { callbacks: shapeBCallbacks() } : {}),
     'x-shapes': [...operation.shapes],
   };
 }
@@ -226,12 +230,17 @@ const OVERVIEW = [
   '**Idempotency.** Every create needs an `Idempotency-Key`; only 2xx answers are saved and replayed. A `201` can carry a `FAILED` '
     + 'object: that is an outcome, not an HTTP error.',
   '',
-  '**Errors.** Branch on the HTTP status first, then on `error.code` (see the catalogue); new codes may appear. Errors answered before '
+  '**Errors.** Branch on the HTTP status first, then on `error.code` (see the catalogue); new codes may appear, and so may new operation '
+    + 'failure codes (`failure_code`): the schemas list the known values and accept any string. Errors answered before '
     + 'the version is known (`401`, a bad `Service-Version`) use the Shape A envelope. A method and path that match no operation '
     + 'give `404 resource_not_found`. Retry 429 and 5xx with backoff and the same `Idempotency-Key`.',
+  '',
+  '**Events.** Every status change of a Payment, Refund or Payout is POSTed to the merchant\'s webhook endpoint (see `webhooks`), '
+    + 'signed per Standard Webhooks, at least once and in any order. Answer 2xx to event types you do not handle: new ones may appear.',
 ].join('\n');
 
-export function buildOpenApiDocument(): OpenApiDocument {
+/** The document for a service reached at `publicBaseUrl` (its only `servers` entry). */
+export function buildOpenApiDocument(publicBaseUrl: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const operation of OPERATIONS) {
     (paths[operation.path] ??= {})[operation.method] = operationObject(operation);
@@ -239,12 +248,14 @@ export function buildOpenApiDocument(): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'Card Payments Service API', version: SHAPE_A_VERSION, description: OVERVIEW },
+    servers: [{ url: publicBaseUrl, description: 'This service, at its configured public base URL (`PUBLIC_BASE_URL`).' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: webhooks(),
     components: {
-      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas() },
-      parameters: PARAMETERS,
+      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas(), ...eventSchemas() },
+      parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
       headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
@@ -257,10 +268,17 @@ export function buildOpenApiDocument(): OpenApiDocument {
   };
 }
 
-let cached: OpenApiDocument | undefined;
+const cached = new Map<string, OpenApiDocument>();
 
-/** The document, built on first use and then shared. */
-export function openApiDocument(): OpenApiDocument {
-  cached ??= buildOpenApiDocument();
-  return cached;
+/**
+ * The document for a public base URL (by default the configured one: `http://localhost:3000`
+ * unless `PUBLIC_BASE_URL` or `PORT` say otherwise), built on first use and then shared.
+ */
+export function openApiDocument(publicBaseUrl: string = loadConfig().publicBaseUrl): OpenApiDocument {
+  let document = cached.get(publicBaseUrl);
+  if (!document) {
+    document = buildOpenApiDocument(publicBaseUrl);
+    cached.set(publicBaseUrl, document);
+  }
+  return document;
 }

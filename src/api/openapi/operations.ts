@@ -9,12 +9,14 @@ export type OperationId =
   | 'createPayout' | 'listPayouts' | 'retrievePayout'
   | 'getHealth' | 'getMetrics' | 'getOpenApiDocument' | 'getDocsPage';
 
-export type Tag = 'Payments' | 'Refunds' | 'Payouts' | 'Service';
+export type Tag = 'Payments' | 'Refunds' | 'Payouts' | 'Events' | 'Service';
 
 export const TAGS: Record<Tag, string> = {
   Payments: 'Direct and Hosted Payment Page payments: create, retrieve, list. Both shapes, chosen by `Service-Version`.',
   Refunds: 'Refunds of `SUCCEEDED` payments. `POST /v1/refunds` is Shape A; `POST /v1/payments/{id}/refund` is Shape B.',
   Payouts: 'Server-to-server payouts to Visa and Mastercard cards. Shape A only.',
+  Events: 'Webhooks: what the service POSTs to the merchant\'s endpoint on every status change, signed per Standard Webhooks. '
+    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast.',
   Service: 'Health, metrics and this reference. No authentication.',
 };
 
@@ -56,6 +58,8 @@ export interface OperationSpec {
   requestBody?: Partial<Record<Shape, string>>;
   requestExamples?: string[];
   responses: SuccessResponse[];
+  /** Shape B hosted payments: the completed payment is POSTed to the request's `callback_url`. */
+  shapeBCallback?: boolean;
 }
 
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -95,6 +99,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     served: true,
     requestBody: { A: 'HostedPaymentRequest', B: 'HostedPaymentRequestB' },
     requestExamples: ['hostedPaymentRequest', 'hostedPaymentRequestB'],
+    shapeBCallback: true,
     responses: [{
       status: 201,
       description: 'The Payment, created: `PENDING`, `REQUIRES_ACTION` with the hosted page, or `FAILED` (Shape B: `pending` with `redirect_url`).',

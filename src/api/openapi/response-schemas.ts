@@ -6,10 +6,11 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { MAX_AMOUNT } from '../../domain/money';
 import { PAYMENT_STATUSES, type IntegrationType, type NextActionReason } from '../../domain/payment';
+import { SHAPE_B_DECLINE_CODES } from '../../domain/payment-shape-b';
 import { PAYOUT_STATUSES } from '../../domain/payout';
 import type { RefundStatus, RefundType } from '../../domain/refunds';
 import { SHAPE_B_ONLY_CODES } from './error-scopes';
-import { schemaRef, type JsonSchema } from './types';
+import { openEnum, schemaRef, type JsonSchema } from './types';
 
 // Records keyed by the domain unions, so a new member fails to compile until it is described.
 const BRANDS: Record<CardBrand, true> = { VISA: true, MASTERCARD: true, AMEX: true, DISCOVER: true, JCB: true, DINERS: true, UNIONPAY: true, UNKNOWN: true };
@@ -20,6 +21,17 @@ const REFUND_TYPES: Record<RefundType, true> = { FULL: true, PARTIAL: true };
 
 /** A property that must not be present. */
 const ABSENT: JsonSchema = { not: {} };
+
+/**
+ * A condition on some properties of the (closed) object it is part of (`if`/`then`/`else`).
+ * `additionalProperties: true` changes nothing in JSON Schema but says so to example checkers that
+ * otherwise treat every subschema listing properties as closed (Redocly's), and reject valid examples.
+ */
+const partial = (properties: Record<string, JsonSchema>, required?: string[]): JsonSchema => ({
+  properties,
+  ...(required ? { required } : {}),
+  additionalProperties: true,
+});
 
 export const CARD_BRANDS = Object.keys(BRANDS) as CardBrand[];
 export const REQUEST_ID_PATTERN = '^req_[A-Za-z0-9]{24}$';
@@ -38,12 +50,9 @@ export const timestamp = (isNullable: boolean, description?: string): JsonSchema
 const minorUnits = (minimum: number, description: string): JsonSchema => ({ type: 'integer', format: 'int64', minimum, maximum: MAX_AMOUNT, description });
 const uppercaseCurrency = (): JsonSchema => ({ type: 'string', pattern: '^[A-Z]{3}$', description: 'Three uppercase letters (ISO 4217).' });
 const merchantReference = (): JsonSchema => ({ type: ['integer', 'null'], minimum: 1_000_000_000, maximum: 9_999_999_999, description: 'Exactly 10 digits.' });
-const failureCode = (isNullable: boolean): JsonSchema => ({
-  type: isNullable ? ['string', 'null'] : 'string',
-  enum: isNullable ? [...FAILURE_CODES, null] : [...FAILURE_CODES],
-  description: 'Operation failure code (spec 7.3); not an HTTP error code.',
-});
-const strictObject = (description: string, properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
+const failureCode = (isNullable: boolean): JsonSchema => openEnum(FAILURE_CODES,
+  'Operation failure code; not an HTTP error code. New codes may appear: treat an unknown one as a failure without a specific reason.', isNullable);
+export const strictObject = (description: string, properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
   type: 'object',
   description,
   properties,
@@ -80,9 +89,9 @@ function paymentSchemas(): Record<string, JsonSchema> {
     next_action: nullable(schemaRef('NextAction'), 'Set exactly when `status` is `REQUIRES_ACTION`; `null` otherwise.'),
   });
   // next_action accompanies REQUIRES_ACTION and nothing else (spec 2.4, 3.1).
-  payment.if = { properties: { status: { const: 'REQUIRES_ACTION' } } };
-  payment.then = { properties: { next_action: schemaRef('NextAction') } };
-  payment.else = { properties: { next_action: { type: 'null' } } };
+  payment.if = partial({ status: { const: 'REQUIRES_ACTION' } });
+  payment.then = partial({ next_action: schemaRef('NextAction') });
+  payment.else = partial({ next_action: { type: 'null' } });
   return {
     Payment: payment,
     Card: strictObject('Masked card (spec 2.2).', {
@@ -138,8 +147,8 @@ function refundSchema(): JsonSchema {
     completed_at: timestamp(true, 'Set when the Refund reaches `SUCCEEDED` or `FAILED`.'),
     livemode: { type: 'boolean' },
   }, ['failure']);
-  refund.if = { properties: { status: { const: 'FAILED' } } };
-  refund.else = { properties: { failure: ABSENT } };
+  refund.if = partial({ status: { const: 'FAILED' } });
+  refund.else = partial({ failure: ABSENT });
   return refund;
 }
 
@@ -168,10 +177,10 @@ function payoutSchemas(): Record<string, JsonSchema> {
     completed_at: timestamp(true, '`null` until `SUCCEEDED` or `FAILED`.'),
     livemode: { type: 'boolean' },
   }, ['failure_code', 'failure_message']);
-  payout.if = { properties: { status: { const: 'FAILED' } } };
+  payout.if = partial({ status: { const: 'FAILED' } });
   // The empty property schemas only declare the names `required` refers to (ajv strictRequired).
-  payout.then = { properties: { failure_code: {}, failure_message: {} }, required: ['failure_code', 'failure_message'] };
-  payout.else = { properties: { failure_code: ABSENT, failure_message: ABSENT } };
+  payout.then = partial({ failure_code: {}, failure_message: {} }, ['failure_code', 'failure_message']);
+  payout.else = partial({ failure_code: ABSENT, failure_message: ABSENT });
   return {
     Payout: payout,
     PayoutList: list('A page of Payouts, newest first.', 'Payout', '/v1/payouts', {
@@ -185,10 +194,11 @@ function errorSchemas(): Record<string, JsonSchema> {
   const docUrl: JsonSchema = { type: 'string', format: 'uri', pattern: '/docs#error-[a-z_]+$', description: 'Link to this code in the reference: `{base_url}/docs#error-<code>`.' };
   const requestId: JsonSchema = { type: 'string', pattern: REQUEST_ID_PATTERN, description: 'Equals the `Request-Id` header.' };
   const message: JsonSchema = { type: 'string', description: 'For developers; may change. Do not branch on it or show it to customers.' };
+  const CODE = 'Stable reason. New codes may appear: branch on the HTTP status when the code is unknown.';
   return {
     Error: strictObject('Error envelope, Shape A (spec 7.1). Branch on the HTTP status first, then on `error.code`.', {
       error: strictObject('The error.', {
-        code: { type: 'string', enum: allCodes.filter((code) => !SHAPE_B_ONLY_CODES.has(code)), description: 'Stable reason; new codes may appear.' },
+        code: openEnum(allCodes.filter((code) => !SHAPE_B_ONLY_CODES.has(code)), CODE),
         message,
         param: { type: 'string', description: 'The field (dotted path), header, path or query parameter involved, when there is one.' },
         doc_url: docUrl,
@@ -198,10 +208,10 @@ function errorSchemas(): Record<string, JsonSchema> {
     ErrorB: strictObject('Error envelope, Shape B (spec 7.4, CONTRACT 2).', {
       error: strictObject('The error.', {
         type: { type: 'string', enum: ['card_error', 'invalid_request_error', 'api_error'], description: '`card_error` for declines, `api_error` for 5xx, else `invalid_request_error`.' },
-        code: { type: 'string', enum: allCodes, description: 'Stable reason; new codes may appear.' },
+        code: openEnum(allCodes, CODE),
         message,
         param: { type: ['string', 'null'] },
-        decline_code: { type: 'string', description: 'With `card_declined`: `generic_decline`, `insufficient_funds`, `expired_card`, `incorrect_cvc`, `processing_error`, `do_not_honor`, ...' },
+        decline_code: openEnum(SHAPE_B_DECLINE_CODES, 'With `card_declined`: why the card was declined. New codes may appear.'),
         doc_url: docUrl,
         request_id: requestId,
       }, ['decline_code']),

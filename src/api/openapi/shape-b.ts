@@ -2,8 +2,9 @@
 // and CONTRACT 1, because this version of the service has no Shape B joi schemas or serializers to
 // generate them from. When those exist, generate the requests from the joi schemas as Shape A's are.
 import { MAX_AMOUNT } from '../../domain/money';
+import { SHAPE_B_DECLINE_CODES } from '../../domain/payment-shape-b';
 import { CARD_BRANDS, nullable, timestamp } from './response-schemas';
-import { schemaRef, type JsonSchema } from './types';
+import { openEnum, schemaRef, type JsonSchema } from './types';
 
 const SHAPE_B_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'];
 const METADATA_MAX_KEYS = 50;
@@ -89,7 +90,7 @@ export function shapeBSchemas(): Record<string, JsonSchema> {
         card: nullable(schemaRef('CardB'), '`null` for hosted payments not yet completed.'),
         customer: schemaRef('CustomerB'),
         metadata: metadata(),
-        decline_code: { type: ['string', 'null'] },
+        decline_code: openEnum(SHAPE_B_DECLINE_CODES, 'Why the card was declined; `null` unless declined. New codes may appear.', true),
         decline_message: { type: ['string', 'null'] },
         redirect_url: { type: ['string', 'null'], format: 'uri', description: 'Hosted page URL for hosted payments; `null` for direct payments.' },
         refunded_at: timestamp(true),

@@ -83,16 +83,26 @@ export interface OperationObject {
   parameters?: Array<ParameterObject | Reference>;
   requestBody?: { required: boolean; description?: string; content: Record<string, MediaTypeObject> };
   responses: Record<string, ResponseObject>;
-  /** Shapes the operation speaks (CONTRACT 1); empty for non-JSON service endpoints. */
+  /** Requests the service makes because of this one, by name, then by the URL expression they go to. */
+  callbacks?: Record<string, Record<string, { post: OperationObject }>>;
+  /** Shapes the operation speaks; empty for non-JSON service endpoints. */
   'x-shapes': string[];
+}
+
+export interface ServerObject {
+  url: string;
+  description: string;
 }
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
+  servers: ServerObject[];
   tags: Array<{ name: string; description: string }>;
   security: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, OperationObject>>;
+  /** What the service POSTs to the merchant's webhook endpoint, by event type. */
+  webhooks: Record<string, { post: OperationObject }>;
   components: {
     schemas: Record<string, JsonSchema>;
     parameters: Record<string, ParameterObject>;
@@ -103,3 +113,25 @@ export interface OpenApiDocument {
 
 export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 export const refName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
+
+/**
+ * A string with known values that may take new ones later (error and failure codes): `anyOf` the
+ * known values and any string. Validators and generated clients accept a value added later, and
+ * readers and generators still see the known ones (openapi-typescript: `("a" | "b") | string`).
+ */
+export function openEnum(values: readonly string[], description: string, nullable = false): JsonSchema {
+  return {
+    description,
+    anyOf: [
+      { type: 'string', enum: [...values] },
+      { type: 'string', description: 'A value added after this document was published.' },
+      ...(nullable ? [{ type: 'null' }] : []),
+    ],
+  };
+}
+
+/** The known values of an `openEnum` schema, or undefined for any other schema. */
+export function openEnumValues(schema: JsonSchema): unknown[] | undefined {
+  const [known, other] = schema.anyOf ?? [];
+  return known?.enum && other?.type === 'string' && other.enum === undefined ? known.enum : undefined;
+}

@@ -1,4 +1,4 @@
-// GET /v1/health (CONTRACT 11): real checks of the database and of Temporal, no authentication.
+// GET /v1/health: real checks of the database and of Temporal, no authentication; GET /metrics.
 import type { AppRouter, Deps } from '../context';
 
 async function check(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<'ok' | 'unavailable'> {
@@ -24,6 +24,8 @@ export function registerHealthRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = { status: ok ? 'ok' : 'unavailable', checks: { database, temporal } };
   });
 
+  // With API_METRICS_PORT set, metrics are served on that port only and not to the public.
+  if (deps.config.apiMetricsPort !== null) return;
   router.get('metrics', '/metrics', async (ctx) => {
     ctx.type = deps.metrics.registry.contentType;
     ctx.body = await deps.metrics.registry.metrics();

@@ -5,13 +5,14 @@
 // the only credential is the unguessable hosted token in the path (190 bits), which a forging site
 // would need to know anyway. Cross-site POSTs that browsers label as such are refused as well.
 import type { Next } from 'koa';
-import getRawBody from 'raw-body';
 import { ApiError } from '../../domain/errors';
+import { parseUrlEncodedForm } from '../../hosted-page/form';
 import { pageSecurityHeaders } from '../../hosted-page/html';
 import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../../hosted-page/pages';
 import { closedPaymentPage, crossSiteSubmissionPage, hostedPageOpen, notFoundPage, unavailablePage } from '../../hosted-page/states';
 import { HostedPaymentService, pageHeading, type Checkout } from '../../services/hosted-payments';
 import type { AppContext, AppRouter, Deps } from '../context';
+import { readBody, type BodyProblem } from '../request-body';
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -46,14 +47,27 @@ function pageErrors() {
   };
 }
 
-/** The urlencoded body, or null when it is too large. Other media types read as an empty form. */
-async function readForm(ctx: AppContext): Promise<URLSearchParams | null> {
-  if (!ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams();
-  try {
-    return new URLSearchParams(await getRawBody(ctx.req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }));
-  } catch {
-    return null;
-  }
+type FormRead = { form: URLSearchParams } | { status: number; notice: string };
+
+const UNREADABLE_FORM = { status: 400, notice: 'The form could not be read. Please enter your card details again.' };
+const FORM_PROBLEMS: Record<BodyProblem, { status: number; notice: string }> = {
+  too_large: { status: 413, notice: 'The form was too large to process. Please enter your card details again.' },
+  too_slow: { status: 408, notice: 'The form took too long to arrive. Please enter your card details again.' },
+  not_utf8: UNREADABLE_FORM,
+  unreadable: UNREADABLE_FORM,
+};
+
+/**
+ * The urlencoded body, or the status and notice of a form that cannot be read (browsers send this
+ * page's form as UTF-8; text that is not, or a malformed escape, comes from no browser). Other media
+ * types read as an empty form.
+ */
+async function readForm(ctx: AppContext): Promise<FormRead> {
+  if (!ctx.is('application/x-www-form-urlencoded')) return { form: new URLSearchParams() };
+  const read = await readBody(ctx, MAX_FORM_BYTES);
+  if ('problem' in read) return FORM_PROBLEMS[read.problem];
+  const form = parseUrlEncodedForm(read.text);
+  return form ? { form } : UNREADABLE_FORM;
 }
 
 export function registerHostedPageRoutes(router: AppRouter, deps: Deps): void {
@@ -82,13 +96,13 @@ export function registerHostedPageRoutes(router: AppRouter, deps: Deps): void {
       if (!checkout) return sendStatusPage(ctx, 404, notFoundPage());
       return sendStatusPage(ctx, 403, crossSiteSubmissionPage(pageHeading(checkout)));
     }
-    const form = await readForm(ctx);
-    if (!form) {
+    const read = await readForm(ctx);
+    if (!('form' in read)) {
       const checkout = await service.load(token);
       if (!checkout) return sendStatusPage(ctx, 404, notFoundPage());
-      return sendForm(ctx, 413, checkout, { notice: 'The form was too large to process. Please enter your card details again.' });
+      return sendForm(ctx, read.status, checkout, { notice: read.notice });
     }
-    const result = await service.submit(token, form);
+    const result = await service.submit(token, read.form);
     switch (result.kind) {
       case 'not_found':
         return sendStatusPage(ctx, 404, notFoundPage());

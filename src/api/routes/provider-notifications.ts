@@ -1,15 +1,15 @@
 // Server-to-server notifications from the provider (3DS step changes). The body is only a nudge:
 // the PaymentWorkflow reads the authoritative state from the provider itself.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import getRawBody from 'raw-body';
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { update, WorkflowClosedError } from '../temporal-calls';
 import type { AppRouter, Deps } from '../context';
+import { readBodyText } from '../request-body';
 
 export function registerProviderNotificationRoutes(router: AppRouter, deps: Deps): void {
   router.post('providerNotification', '/internal/provider/notifications', async (ctx) => {
-    const raw = await getRawBody(ctx.req, { limit: 16 * 1024, encoding: 'utf8' }).catch(() => '');
+    const raw = await readBodyText(ctx, 16 * 1024);
     const expected = createHmac('sha256', deps.config.sandboxNotifySecret).update(raw).digest();
     const given = Buffer.from(ctx.get('sandbox-signature'), 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('invalid_api_key');

@@ -1,7 +1,7 @@
 // The sandbox acquirer as a Koa app: JSON API under /v1, 3D Secure pages under /3ds, and test
-// introspection and fault injection under /_sandbox. State lives in memory only (see state.ts);
-// the HTTP API is described in README.md next to this file.
-import { randomBytes } from 'node:crypto';
+// introspection and fault injection under /_sandbox (behind a bearer token). State lives in memory
+// only (see state.ts); the HTTP API is described in README.md next to this file.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -184,6 +184,24 @@ function page(ctx: Koa.Context, status: number, html: string, nonce?: string): v
   ctx.body = html;
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Guards the control endpoints: reset, faults and records would let anyone who reaches the port
+ * (a webhook aimed at it, say) wipe or skew the acquirer's state. Off without a token.
+ */
+function controlAccess(token: string | null | undefined): Koa.Middleware {
+  const expected = token ? digest(`Bearer ${token}`) : null;
+  return async (ctx, next) => {
+    if (expected === null) return write(ctx, { status: 404, json: { error: 'not_found' } });
+    // Digests have one length, so the comparison takes the same time whatever was sent.
+    if (!timingSafeEqual(digest(ctx.get('Authorization')), expected)) {
+      return write(ctx, { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="sandbox-control"' }, json: { error: 'unauthorized' } });
+    }
+    await next();
+  };
+}
+
 export interface SandboxApp {
   app: Koa;
   state: SandboxState;
@@ -327,18 +345,19 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
 
   router.get('/health', (ctx) => write(ctx, { status: 200, json: { status: 'ok' } }));
 
-  router.get('/_sandbox/records', (ctx) => {
+  const control = controlAccess(options.controlToken);
+  router.get('/_sandbox/records', control, (ctx) => {
     write(ctx, { status: 200, json: acquirer.records(queryParam(ctx, 'reference')) });
   });
-  router.post('/_sandbox/reset', (ctx) => {
+  router.post('/_sandbox/reset', control, (ctx) => {
     clearState(state);
     notifier.cancelRetries();
     sleeper.wakeAll(false);
     write(ctx, { status: 200, json: { reset: true } });
   });
   // `held_calls`: calls delayed right now (injected latency or a delayed answer).
-  router.get('/_sandbox/faults', (ctx) => write(ctx, { status: 200, json: { ...faultsJson(state.faults), held_calls: sleeper.size } }));
-  router.post('/_sandbox/faults', async (ctx) => {
+  router.get('/_sandbox/faults', control, (ctx) => write(ctx, { status: 200, json: { ...faultsJson(state.faults), held_calls: sleeper.size } }));
+  router.post('/_sandbox/faults', control, async (ctx) => {
     const body = await readJson(ctx);
     if (!body.ok) return write(ctx, body.answer);
     const faults = parseFaults(body.value);
@@ -346,7 +365,7 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
     state.faults = faults;
     write(ctx, { status: 200, json: faultsJson(faults) });
   });
-  router.delete('/_sandbox/faults', (ctx) => {
+  router.delete('/_sandbox/faults', control, (ctx) => {
     state.faults = noFaults();
     write(ctx, { status: 200, json: faultsJson(state.faults) });
   });

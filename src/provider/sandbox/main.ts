@@ -1,6 +1,7 @@
 // Entry point of the sandbox acquirer: `npm run sandbox`. State is in memory; a restart forgets it.
 //   SANDBOX_PORT (3100), SANDBOX_SETTLE_MS (1000), SANDBOX_PUBLIC_URL (http://127.0.0.1:<port>),
-//   SANDBOX_NOTIFY_SECRET ('sandbox-dev-secret')
+//   SANDBOX_NOTIFY_SECRET ('sandbox-dev-secret'), SANDBOX_CONTROL_TOKEN (unset: /_sandbox/* off)
+import { assertSecrets, config } from '../../config';
 import { startSandbox } from './app';
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -14,10 +15,11 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
 }
 
 async function main(): Promise<void> {
+  assertSecrets(['SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN']);
   const port = intFromEnv('SANDBOX_PORT', 3100, 0, 65535);
   const settleMs = intFromEnv('SANDBOX_SETTLE_MS', 1000, 0, 24 * 60 * 60 * 1000);
   const publicUrl = process.env.SANDBOX_PUBLIC_URL || undefined;
-  const notifySecret = process.env.SANDBOX_NOTIFY_SECRET || 'sandbox-dev-secret';
+  const { sandboxNotifySecret: notifySecret, sandboxControlToken: controlToken } = config();
 
   const sandbox = await startSandbox({
     port,
@@ -25,10 +27,12 @@ async function main(): Promise<void> {
     settleMs,
     publicUrl,
     notifySecret,
+    controlToken,
     log: (line) => console.log(line),
   });
   console.log(
-    `sandbox acquirer listening on ${sandbox.url} (public ${sandbox.state.settings.publicUrl}, settle ${settleMs} ms, state in memory)`,
+    `sandbox acquirer listening on ${sandbox.url} (public ${sandbox.state.settings.publicUrl}, settle ${settleMs} ms, state in memory, `
+    + `control endpoints ${controlToken ? 'on, with SANDBOX_CONTROL_TOKEN' : 'off: set SANDBOX_CONTROL_TOKEN'})`,
   );
 
   let stopping = false;

@@ -10,6 +10,8 @@ export interface SandboxOptions {
   settleMs: number;
   /** HMAC-SHA256 key of the `Sandbox-Signature` header on notifications. */
   notifySecret: string;
+  /** Bearer token of the control endpoints (`/_sandbox/*`); without one they answer 404. */
+  controlToken?: string | null;
   /** Base of the 3DS page URLs; defaults to the origin of the request that created them. */
   publicUrl?: string;
   /** Delay of the first answer for the slow payout card (4000007000000007). */

@@ -10,7 +10,7 @@ import type { PaymentView } from '../../../src/domain/payment';
 import type { PayoutView } from '../../../src/domain/payout';
 import { findPayment } from '../../../src/read-models/payments';
 import { findPayout } from '../../../src/read-models/payouts';
-import { SANDBOX_URL } from '../sandbox';
+import { sandboxControl } from '../sandbox';
 import type { Outcome } from './cards';
 import { createUntilSettled, type Answer, type IdempotentCreate } from './client';
 
@@ -111,7 +111,7 @@ const PROVIDER_PATH: Record<ObjectKind, string> = { payment: '/v1/authorizations
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function sandboxJson<T>(path: string): Promise<T> {
-  const res = await fetch(`${SANDBOX_URL}${path}`);
+  const res = await sandboxControl(path);
   if (res.status !== 200) throw new Error(`sandbox ${path} answered ${res.status}`);
   return (await res.json()) as T;
 }

@@ -138,6 +138,7 @@ export class ReliabilityStack {
       SANDBOX_PORT: String(TEST_ENV.sandboxPort),
       SANDBOX_SETTLE_MS: String(TEST_ENV.settleMs),
       SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
+      SANDBOX_CONTROL_TOKEN: TEST_ENV.sandboxControlToken,
       [SUITE_MARKER_NAME]: SUITE_MARKER_VALUE,
     });
     // The database, Temporal and the sandbox come up side by side; workers and APIs need all three.

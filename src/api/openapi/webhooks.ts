@@ -1,0 +1,168 @@
+// The events the service POSTs to a merchant's webhook endpoint, as the document's top-level
+// `webhooks`: one entry per event type the service raises (EVENT_TYPES), its body the event
+// envelope around a Shape A snapshot of the object, its headers the Standard Webhooks signature.
+import { EVENT_TYPES, type EventObject, type EventType } from '../../webhooks/event-types';
+import { example } from './examples';
+import { strictObject, timestamp } from './response-schemas';
+import type { ExampleObject, JsonSchema, OperationObject, ParameterObject, Reference, ResponseObject } from './types';
+import { schemaRef } from './types';
+
+const EVENT_ID_PATTERN = '^evt_[0-9a-f]{24}$';
+
+const OBJECTS: Record<EventObject, { snapshot: string; envelope: string; read: string }> = {
+  payment: { snapshot: 'Payment', envelope: 'PaymentEvent', read: '`GET /v1/payments/{id}`' },
+  refund: { snapshot: 'Refund', envelope: 'RefundEvent', read: 'the parent Payment\'s `refunds` (`GET /v1/payments/{id}`)' },
+  payout: { snapshot: 'Payout', envelope: 'PayoutEvent', read: '`GET /v1/payouts/{payout_id}`' },
+};
+
+// Keyed by the event type union, so a new event type fails to compile until it is described here.
+const WHEN: Record<EventType, string> = {
+  'payment.requires_action': 'A Payment needs the customer\'s browser: 3D Secure or the hosted payment page (`next_action`).',
+  'payment.processing': 'A Payment was authenticated and is being processed.',
+  'payment.succeeded': 'A Payment succeeded.',
+  'payment.failed': 'A Payment failed; `failure_code` says why.',
+  'payment.expired': 'The customer did not complete a Payment\'s required action in time.',
+  'refund.processing': 'A Refund was submitted; the funds are not returned yet.',
+  'refund.succeeded': 'A Refund succeeded: the funds are on their way back to the card.',
+  'refund.failed': 'A Refund failed; `failure.code` says why.',
+  'payout.pending': 'A Payout\'s submission got an uncertain answer; the service resolves it.',
+  'payout.processing': 'A Payout was accepted by the provider and is being processed.',
+  'payout.succeeded': 'A Payout succeeded.',
+  'payout.failed': 'A Payout failed; `failure_code` says why.',
+};
+
+/** Example snapshots (names in `examples.ts`) for the event types that have one. */
+const SNAPSHOT_EXAMPLES: Partial<Record<EventType, string>> = {
+  'payment.requires_action': 'paymentRequiresAction',
+  'payment.processing': 'paymentProcessing',
+  'payment.succeeded': 'paymentSucceededWithRefund',
+  'payment.failed': 'paymentFailed',
+  'refund.processing': 'refundProcessing',
+  'refund.failed': 'refundFailed',
+  'payout.pending': 'payoutPending',
+  'payout.succeeded': 'payoutSucceeded',
+  'payout.failed': 'payoutFailed',
+};
+
+const objectOf = (type: EventType): EventObject => type.slice(0, type.indexOf('.')) as EventObject;
+
+/** `payment.requires_action` → `paymentRequiresActionEvent`. */
+const operationId = (type: EventType): string => `${type.split(/[._]/).map((word, index) => (index ? word[0]!.toUpperCase() + word.slice(1) : word)).join('')}Event`;
+
+export const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
+  WebhookId: {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id, the same on every retry: deduplicate on it. For a webhook it is the body\'s `id`.',
+    schema: { type: 'string', pattern: EVENT_ID_PATTERN },
+  },
+  WebhookTimestamp: {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed (Unix seconds). Reject attempts too far from your clock (Standard Webhooks libraries allow 5 minutes).',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
+  WebhookSignature: {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` '
+      + 'with the merchant\'s `whsec_` secret. Two while a rotated secret is in its grace period; accept the event when one matches.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+  },
+};
+
+/** The envelope of the events about one kind of object. */
+function envelope(object: EventObject): JsonSchema {
+  const types = EVENT_TYPES.filter((type) => objectOf(type) === object);
+  const { snapshot, read } = OBJECTS[object];
+  return strictObject(`An event about a ${snapshot}: delivered at least once and in any order. Reconcile by reading ${read}.`, {
+    id: { type: 'string', pattern: EVENT_ID_PATTERN, description: 'Unique per event; equals the `webhook-id` header.' },
+    type: { type: 'string', enum: types },
+    created_at: timestamp(false, 'When the change happened (Unix seconds).'),
+    livemode: { type: 'boolean', description: 'False for a test-mode event.' },
+    data: strictObject('The object.', { object: { ...schemaRef(snapshot), description: `The ${snapshot} as it was at the change (Shape A, whatever the account's version).` } }),
+  });
+}
+
+export function eventSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries((Object.keys(OBJECTS) as EventObject[]).map((object) => [OBJECTS[object].envelope, envelope(object)]));
+}
+
+const EXAMPLE_EVENT_ID = 'evt_5b1e0c9a7d3f42e8a6c4b2d0';
+const EXAMPLE_CREATED = 1767229200;
+
+function eventExample(type: EventType): Record<string, ExampleObject> | undefined {
+  const name = SNAPSHOT_EXAMPLES[type];
+  if (!name) return undefined;
+  const value = { id: EXAMPLE_EVENT_ID, type, created_at: EXAMPLE_CREATED, livemode: false, data: { object: example(name).value } };
+  return { [operationId(type)]: { summary: type, value } };
+}
+
+const RESPONSES: Record<string, ResponseObject> = {
+  '2XX': { description: 'Received. Any 2xx within 10 seconds; answer first, then process.' },
+  default: { description: 'Anything else, or no answer within 10 seconds: the event is retried with exponential backoff for up to 3 days.' },
+};
+
+const SIGNATURE_HEADERS: Reference[] = Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
+function webhook(type: EventType): OperationObject {
+  const object = objectOf(type);
+  const examples = eventExample(type);
+  return {
+    operationId: operationId(type),
+    tags: ['Events'],
+    summary: type,
+    description: `${WHEN[type]} The body is a \`${OBJECTS[object].envelope}\` with \`type\` \`${type}\`.`,
+    security: [],
+    parameters: SIGNATURE_HEADERS,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          // The envelope, with `type` narrowed to this event's.
+          schema: { allOf: [schemaRef(OBJECTS[object].envelope), { type: 'object', properties: { type: { const: type } }, required: ['type'] }] },
+          ...(examples ? { examples } : {}),
+        },
+      },
+    },
+    responses: RESPONSES,
+    'x-shapes': ['A'],
+  };
+}
+
+/** The `webhooks` section: one entry per event type. */
+export function webhooks(): Record<string, { post: OperationObject }> {
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhook(type) }]));
+}
+
+/**
+ * The `callbacks` of `POST /v1/payments/hpp`: a Shape B hosted payment with a `callback_url` is
+ * POSTed there in Shape B once it completes, through the same signing and delivery as the webhooks.
+ */
+export function shapeBCallbacks(): Record<string, Record<string, { post: OperationObject }>> {
+  return {
+    paymentCompletedB: {
+      '{$request.body#/callback_url}': {
+        post: {
+          operationId: 'paymentCompletedCallbackB',
+          tags: ['Events'],
+          summary: 'Shape B `callback_url`',
+          description: 'When a Shape B hosted payment with a `callback_url` completes (`succeeded`, or `failed` when declined or expired), '
+            + 'the service POSTs the payment, in Shape B, to that URL: once per payment, signed, retried and deduplicated like the webhooks. '
+            + 'The merchant\'s webhook endpoint still gets the Shape A events.',
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef('PaymentB'), examples: { paymentSucceededB: example('paymentSucceededB') } } },
+          },
+          responses: RESPONSES,
+          'x-shapes': ['B'],
+        },
+      },
+    },
+  };
+}

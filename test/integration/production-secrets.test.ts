@@ -1,0 +1,87 @@
+// Development secrets never reach production: with NODE_ENV=production, or a live provider
+// configured, each entry point refuses to start on a secret it uses that is missing or a
+// development value, and names the variable. The API, run with its own notify secret, refuses a
+// provider notification forged with the published development one.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/config';
+import { signNotification } from '../../src/provider/sandbox/notify';
+import { startApiProcess } from '../helpers/temporal';
+
+const GOOD_VAULT_KEY = randomBytes(32).toString('hex');
+const GOOD_SECRET = randomBytes(24).toString('base64url');
+let dataDir: string;
+
+beforeAll(() => { dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-')); });
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs an entry point with only these settings (none of the suite's), and waits for it to exit. */
+function run(entry: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
+      cwd: PROJECT_ROOT,
+      // Ports nobody listens on: a process that got past the check could not reach anything.
+      env: { PATH: process.env.PATH!, HOME: os.homedir(), DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', SANDBOX_PORT: '0', WORKER_METRICS_PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${entry} did not exit: ${output}`)); }, 45_000);
+    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, output }); });
+  });
+}
+
+const PRODUCTION = { NODE_ENV: 'production' };
+
+describe('with NODE_ENV=production or a live provider, an entry point on a development secret', () => {
+  it.each<[string, string, Record<string, string>, string[], string[]]>([
+    ['the API, without secrets', 'src/api/main.ts', PRODUCTION, ['VAULT_KEY is not set', 'SANDBOX_NOTIFY_SECRET is not set'], []],
+    ['the API, with the default notify secret', 'src/api/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: 'sandbox-dev-secret' }, ['SANDBOX_NOTIFY_SECRET is a published development value'], ['VAULT_KEY']],
+    ['the API, with the default vault key', 'src/api/main.ts', { ...PRODUCTION, VAULT_KEY: '0'.repeat(64), SANDBOX_NOTIFY_SECRET: GOOD_SECRET }, ['VAULT_KEY is a development key'], ['SANDBOX_NOTIFY_SECRET']],
+    ['the API, with a live provider and no NODE_ENV', 'src/api/main.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net', SANDBOX_NOTIFY_SECRET: GOOD_SECRET }, ['VAULT_KEY is not set'], []],
+    ['the worker, with the default vault key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: '0'.repeat(64) }, ['VAULT_KEY is a development key'], []],
+    ['the worker, with the test suite\'s vault key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: 'a1'.repeat(32) }, ['VAULT_KEY is a development key'], []],
+    ['the worker, with a live provider and no vault key', 'workers/main.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net' }, ['VAULT_KEY is not set'], []],
+    ['the sandbox, with the compose file\'s placeholder', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: 'change-me-sandbox-secret' }, ['SANDBOX_NOTIFY_SECRET is a published development value'], []],
+    ['the sandbox, with a short control token', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: GOOD_SECRET, SANDBOX_CONTROL_TOKEN: 'letmein' }, ['SANDBOX_CONTROL_TOKEN is shorter than 16 characters'], []],
+    ['npm start', 'scripts/dev.ts', PRODUCTION, ['VAULT_KEY is not set', 'SANDBOX_NOTIFY_SECRET is not set'], []],
+  ])('%s: refuses to start, naming the variable', async (_label, entry, env, named, notNamed) => {
+    const { code, output } = await run(entry, env);
+    expect(code).toBe(1);
+    expect(output).toContain('refusing to start with development secrets');
+    for (const text of named) expect(output).toContain(text);
+    for (const variable of notNamed) expect(output).not.toContain(`${variable} is`);
+  });
+
+  it('the admin command refuses before it touches the database', async () => {
+    const { code, output } = await run('src/admin/cli.ts', PRODUCTION, ['merchant', 'create', '--name', 'Shop', '--json']);
+    expect(code).toBe(1);
+    expect(output).toContain('VAULT_KEY is not set');
+    expect(fs.existsSync(path.join(dataDir, 'payments.sqlite'))).toBe(false);
+  });
+});
+
+describe('the API in production with its own notify secret', () => {
+  it('refuses a provider notification signed with the published development secret', async () => {
+    const { process: api, url } = await startApiProcess('api-production-secrets', {
+      NODE_ENV: 'production', VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: GOOD_SECRET,
+    });
+    try {
+      const body = JSON.stringify({ type: 'authorization.updated', authorization_id: 'auth_forged', reference: `pay_${'F'.repeat(24)}` });
+      const notify = (secret: string) => fetch(`${url}/internal/provider/notifications`, {
+        method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Sandbox-Signature': signNotification(body, secret) },
+      });
+      const forged = await notify('sandbox-dev-secret');
+      expect(forged.status).toBe(401);
+      expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+      // The same body signed with the service's secret is taken (the payment does not exist: nothing to move).
+      expect((await notify(GOOD_SECRET)).status).toBe(204);
+    } finally {
+      await api.stop();
+    }
+  });
+});
