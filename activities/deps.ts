@@ -1,4 +1,5 @@
 // What activities need from the outside world, built once per worker process.
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../src/observability/logger';
@@ -29,4 +30,24 @@ export function providerFor(deps: ActivityDeps, livemode: boolean): ProviderClie
   const client = livemode ? deps.providers.live : deps.providers.test;
   if (!client) throw new Error('no live provider is configured');
   return client;
+}
+
+/** The card a vault token seals; a token with no card fails the activity for good (`CardTokenMissing`). */
+export async function vaultedCard(deps: ActivityDeps, token: string, missing: string) {
+  const card = await deps.vault.reveal(token);
+  if (!card) throw ApplicationFailure.nonRetryable(missing, 'CardTokenMissing');
+  return card;
+}
+
+type ActingOperation = 'authorize' | 'refund' | 'payout';
+
+/**
+ * The provider's idempotency key of a request that acts on our object (`pay_x:authorize`): a
+ * retried activity, or a resubmission, can never act twice, and a lookup by key finds what it did.
+ */
+export const providerKey = (objectId: string, operation: ActingOperation): string => `${objectId}:${operation}`;
+
+/** What every request that moves money starts with: the key, our object as the reference, the amount. */
+export function actingRequest(objectId: string, operation: ActingOperation, money: { amount: number; currency: string }) {
+  return { idempotencyKey: providerKey(objectId, operation), reference: objectId, amount: money.amount, currency: money.currency };
 }

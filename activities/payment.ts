@@ -1,11 +1,8 @@
-// Activities of the Payment and Refund workflows: provider calls and the read-model projection.
-// Provider idempotency keys are derived from object ids, so a retried activity cannot act twice.
+// Activities of the Payment and Refund workflows: the provider calls, under idempotency keys derived
+// from object ids (`providerKey`), so a retried activity cannot act twice.
 import { ApplicationFailure } from '@temporalio/activity';
-import type { PaymentView } from '../src/domain/payment';
-import { isDefiniteAuthorization, type AuthorizationResult, type LookupResult, type RefundResult } from '../src/provider/types';
-import { recordPaymentProjection } from '../src/read-models/payments';
-import { providerFor, type ActivityDeps } from './deps';
-import { publishEvents, type PendingEvent } from './webhooks';
+import type { AuthorizationAnswer, AuthorizationResult, Lookup, RefundAnswer, RefundResult } from '../src/provider/types';
+import { actingRequest, providerFor, providerKey, vaultedCard, type ActivityDeps } from './deps';
 
 export interface AuthorizeCardInput {
   paymentId: string;
@@ -18,22 +15,6 @@ export interface AuthorizeCardInput {
   expYear: number;
   returnUrl: string;
   notifyUrl: string;
-  /**
-   * Leave the card in the vault after a definite answer. A local activity can run again if its
-   * workflow task is lost, and it must then find the card to replay the same provider call; the
-   * workflow shreds the card with its next change record, once the answer is in history.
-   */
-  keepCard?: boolean;
-}
-
-/** Everything that follows a persisted change of a Payment, in one activity (one round trip). */
-export interface PaymentChange {
-  /** The Payment to project, or null when only events or a shredding are due. */
-  payment: PaymentView | null;
-  /** Events the projection shows, published after it (the outbox). */
-  events: PendingEvent[];
-  /** Cards whose definite authorization answers are now in history. */
-  shredCardTokens: string[];
 }
 
 export interface SubmitRefundInput {
@@ -44,71 +25,44 @@ export interface SubmitRefundInput {
   currency: string;
 }
 
-/** The provider-side key of a Payment's authorization: every attempt and every lookup use it. */
-const authorizationKey = (paymentId: string) => `${paymentId}:authorize`;
-
 export function createPaymentActivities(deps: ActivityDeps) {
   return {
+    /**
+     * Leaves the card in the vault: the workflow runs this as a local activity, which runs again if
+     * its workflow task is lost, and must then find the card to replay the same provider call. The
+     * workflow shreds the card with its next change record, once the answer is in history.
+     */
     async authorizeCard(input: AuthorizeCardInput): Promise<AuthorizationResult> {
-      const card = await deps.vault.reveal(input.cardToken);
-      if (!card) throw ApplicationFailure.nonRetryable('card token not found in the vault', 'CardTokenMissing');
-      const result = await providerFor(deps, input.livemode).authorize({
-        idempotencyKey: authorizationKey(input.paymentId),
-        reference: input.paymentId,
-        amount: input.amount,
-        currency: input.currency,
+      const card = await vaultedCard(deps, input.cardToken, 'card token not found in the vault');
+      return providerFor(deps, input.livemode).authorize({
+        ...actingRequest(input.paymentId, 'authorize', input),
         card: { number: card.number, exp_month: input.expMonth, exp_year: input.expYear, cvc: card.cvc ?? '', holder_name: input.cardholderName },
         returnUrl: input.returnUrl,
         notifyUrl: input.notifyUrl,
       });
-      // A definite answer ends the card's life in the vault: the CVC and the PAN are not needed again.
-      if (!input.keepCard && isDefiniteAuthorization(result)) {
-        await deps.vault.shred(input.cardToken);
-      }
-      return result;
     },
 
     /**
      * The provider's answer to this Payment's authorization, if the provider ever took one (a create
      * answered 502, say). Retried until the provider can tell.
      */
-    async findAuthorization(input: { paymentId: string; livemode: boolean }): Promise<AuthorizationResult | null> {
-      const found = await providerFor(deps, input.livemode).getAuthorizationByKey(authorizationKey(input.paymentId));
+    async findAuthorization(input: { paymentId: string; livemode: boolean }): Promise<AuthorizationAnswer | null> {
+      const found = await providerFor(deps, input.livemode).getAuthorizationByKey(providerKey(input.paymentId, 'authorize'));
       if (found.kind === 'not_found') return null;
-      if (found.kind === 'uncertain') throw ApplicationFailure.retryable('the provider could not tell', 'ProviderUncertain');
+      if (found.kind === 'unanswered') throw ApplicationFailure.retryable('the provider could not tell', 'ProviderUnanswered');
       return found;
     },
 
-    async getAuthorization(input: { providerId: string; livemode: boolean }): Promise<LookupResult<AuthorizationResult>> {
+    async getAuthorization(input: { providerId: string; livemode: boolean }): Promise<Lookup<AuthorizationAnswer>> {
       return providerFor(deps, input.livemode).getAuthorization(input.providerId);
     },
 
     async submitRefund(input: SubmitRefundInput): Promise<RefundResult> {
-      return providerFor(deps, input.livemode).refund({
-        idempotencyKey: `${input.refundId}:refund`,
-        reference: input.refundId,
-        authorizationId: input.authorizationId,
-        amount: input.amount,
-        currency: input.currency,
-      });
+      return providerFor(deps, input.livemode).refund({ ...actingRequest(input.refundId, 'refund', input), authorizationId: input.authorizationId });
     },
 
-    async getRefund(input: { providerId: string; livemode: boolean }): Promise<LookupResult<RefundResult>> {
+    async getRefund(input: { providerId: string; livemode: boolean }): Promise<Lookup<RefundAnswer>> {
       return providerFor(deps, input.livemode).getRefund(input.providerId);
-    },
-
-    async recordPayment(payment: PaymentView): Promise<void> {
-      await recordPaymentProjection(deps.dataSource, payment);
-    },
-
-    async recordChange(change: PaymentChange): Promise<void> {
-      for (const token of change.shredCardTokens) await deps.vault.shred(token);
-      if (change.payment) await recordPaymentProjection(deps.dataSource, change.payment);
-      await publishEvents(deps, change.events);
-    },
-
-    async shredCard(token: string): Promise<void> {
-      await deps.vault.shred(token);
     },
   };
 }

@@ -1,5 +1,6 @@
-// Events and their delivery: the outbox write, which hands each event to the relay for its first
-// attempt, and the delivery workflow's attempts. Delivery never reports back to the object's workflow.
+// Events and their delivery: the outbox write (part of `recordChange`, activities/projection.ts),
+// which hands each event to the relay for its first attempt, and the delivery workflow's attempts.
+// Delivery never reports back to the object's workflow.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Event } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
@@ -10,7 +11,7 @@ import type { PayoutView } from '../src/domain/payout';
 import { serializePayout } from '../src/api/serializers/payout';
 import type { EventType } from '../src/webhooks/event-types';
 import { attemptDelivery } from '../src/webhooks/delivery';
-import type { DeliveryInput } from '../src/webhooks/start-delivery';
+import type { DeliveryInput, DeliveryResult } from '../workflows/contracts/webhook-delivery';
 import type { ActivityDeps } from './deps';
 
 export type EventSubject =
@@ -66,13 +67,8 @@ export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]):
 
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
-    /** Publication as an activity of its own: Payouts, and Payments recorded before `recordChange`. */
-    async publishEvents(events: PendingEvent[]): Promise<void> {
-      await publishEvents(deps, events);
-    },
-
     /** One attempt of a delivery workflow; Temporal retries a failed one on the delivery schedule. */
-    async deliverEvent(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
+    async deliverEvent(input: DeliveryInput): Promise<DeliveryResult> {
       const info = Context.current().info;
       const outcome = await attemptDelivery(deps, {
         eventId: input.eventId,
@@ -91,5 +87,4 @@ export function createWebhookActivities(deps: ActivityDeps) {
   };
 }
 
-export type { DeliveryInput };
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,8 +1,9 @@
-// The Temporal worker: PaymentWorkflow, RefundWorkflow, PayoutWorkflow and their activities.
+// The Temporal worker: every workflow type of workflows/index.ts and their activities.
 import path from 'node:path';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createPaymentActivities } from '../activities/payment';
 import { createPayoutActivities } from '../activities/payout';
+import { createProjectionActivities } from '../activities/projection';
 import type { ActivityDeps } from '../activities/deps';
 import type { Config } from '../src/config';
 import { openDataSource } from '../src/db/data-source';
@@ -94,7 +95,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createWebhookActivities(deps) },
+    activities: {
+      ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createProjectionActivities(deps), ...createWebhookActivities(deps),
+    },
     ...workerTuning(),
   });
   const run = worker.run();

@@ -1,5 +1,6 @@
-// Every workflow type the worker registers.
-export { PaymentWorkflow } from './payment';
+// Every workflow type the worker registers, exported under the names their contracts
+// (workflows/contracts) give them.
+export { PaymentWorkflow } from './payment/workflow';
 export { PayoutWorkflow } from './payout';
 export { RefundWorkflow } from './refund';
 export { WebhookDeliveryWorkflow } from './webhook-delivery';

@@ -1,28 +1,14 @@
 // RefundWorkflow: one per Refund (workflow id = refund id), started by its PaymentWorkflow, which
 // keeps the refundable balance. It submits the refund with a provider idempotency key derived from
-// its id, follows it to a terminal status and reports every step back to the Payment.
+// its id, follows it to a terminal status and reports every step back to the Payment through the
+// payment contract's `refundProgress` signal.
 import { getExternalWorkflowHandle, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payment';
 import type { FailureCode } from '../src/domain/failure-codes';
-import type { RefundView } from '../src/domain/payment';
 import type { RefundStatus } from '../src/domain/refunds';
 import { ObjectStatusKey } from '../src/temporal/search-attributes';
-
-export interface RefundWorkflowInput {
-  refund: RefundView;
-  livemode: boolean;
-  merchantId: string;
-  paymentWorkflowId: string;
-  authorizationId: string;
-  pollIntervalSeconds: number;
-  maxPollIntervalSeconds: number;
-}
-
-export interface RefundProgress {
-  refundId: string;
-  status: RefundStatus;
-  failureCode: FailureCode | null;
-}
+import { refundProgressSignal } from './contracts/payment';
+import type { RefundProgress, RefundWorkflowFn } from './contracts/refund';
 
 // The provider client times out after 8 s and never throws, so an activity only fails when its
 // worker dies; it is then retried (with the same provider key) once this timeout has passed.
@@ -31,7 +17,7 @@ const provider = proxyActivities<PaymentActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-export async function RefundWorkflow(input: RefundWorkflowInput): Promise<RefundProgress> {
+export const RefundWorkflow: RefundWorkflowFn = async (input) => {
   const refundId = input.refund.id;
   const payment = getExternalWorkflowHandle(input.paymentWorkflowId);
   let reported: RefundStatus = input.refund.status;
@@ -41,8 +27,7 @@ export async function RefundWorkflow(input: RefundWorkflowInput): Promise<Refund
     if (status !== reported) {
       reported = status;
       upsertSearchAttributes([{ key: ObjectStatusKey, value: status }]);
-      // The signal name as a string: importing it would make a module cycle with the Payment workflow.
-      await payment.signal<[RefundProgress]>('refundProgress', progress);
+      await payment.signal(refundProgressSignal, progress);
     }
     return progress;
   }
@@ -50,8 +35,8 @@ export async function RefundWorkflow(input: RefundWorkflowInput): Promise<Refund
   const backoff = (seconds: number) => Math.min(seconds * 2, input.maxPollIntervalSeconds);
 
   // Submit until the provider gives a clear answer; the key derived from the refund id makes
-  // resubmission safe. An unclear answer means the refund may be with the provider: from then on
-  // it is PROCESSING (spec 3.2), never a failure and never a second refund.
+  // resubmission safe. Without an answer the refund may be with the provider: from then on it is
+  // PROCESSING, never a failure and never a second refund.
   let providerId: string | null = null;
   let settleAt: number | null = null;
   let interval = input.pollIntervalSeconds;
@@ -70,7 +55,7 @@ export async function RefundWorkflow(input: RefundWorkflowInput): Promise<Refund
         providerId = result.providerId;
         settleAt = result.settleAt;
         break;
-      case 'uncertain':
+      case 'unanswered':
         await report('PROCESSING', null);
         await sleep(interval * 1000);
         interval = backoff(interval);
@@ -96,8 +81,9 @@ export async function RefundWorkflow(input: RefundWorkflowInput): Promise<Refund
       case 'processing':
         if (result.settleAt > Date.now()) settleAt = result.settleAt;
         break;
-      default:
-        break; // not_found or uncertain: look again later
+      case 'not_found':
+      case 'unanswered':
+        break; // look again later
     }
   }
-}
+};

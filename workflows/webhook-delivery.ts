@@ -4,9 +4,10 @@
 // exponential backoff up to an hour, for up to 3 days, each attempt bounded by its own timeout.
 // The same webhook-id goes out every time.
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { DeliveryInput, WebhookActivities } from '../activities/webhooks';
+import type { WebhookActivities } from '../activities/webhooks';
+import type { WebhookDeliveryWorkflowFn } from './contracts/webhook-delivery';
 
-export async function WebhookDeliveryWorkflow(input: DeliveryInput): Promise<{ delivered: boolean; reason?: string }> {
+export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) => {
   // After the relay's failed attempts the schedule goes on where they left it: the next attempt
   // waits the delay it would have waited, and the backoff continues from there.
   const before = input.attemptsBefore ?? 0;
@@ -29,4 +30,4 @@ export async function WebhookDeliveryWorkflow(input: DeliveryInput): Promise<{ d
     // Out of attempts or refused: the attempts table says why; the workflow ends, nothing else fails.
     return { delivered: false, reason: 'not delivered' };
   }
-}
+};

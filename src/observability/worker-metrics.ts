@@ -32,11 +32,12 @@ export class WorkerMetrics {
 
 /** Wraps a provider client so every call is timed, labelled with the kind of answer. */
 export function measuredProvider(client: ProviderClient, metrics: WorkerMetrics): ProviderClient {
-  const wrap = <A extends unknown[], R extends { kind: string }>(operation: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+  const wrap = <A extends unknown[], R extends { kind: string; cause?: string }>(operation: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
     const end = metrics.providerLatency.startTimer({ operation });
     try {
       const result = await fn(...args);
-      end({ outcome: result.kind });
+      // An answer by its kind; a request without one by what happened (rate_limited, timeout...).
+      end({ outcome: result.cause ?? result.kind });
       return result;
     } catch (error) {
       end({ outcome: 'error' });

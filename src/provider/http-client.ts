@@ -1,12 +1,12 @@
 // ProviderClient over HTTP (the sandbox acquirer speaks this protocol). Every answer is validated
-// before it is believed: anything unexpected maps to the "we cannot tell" member of the result
-// union, never to a success or a definite failure. Methods do not throw, and nothing they return
-// or log carries card data.
+// before it is believed: anything unexpected is `unanswered` (one reading, `unanswered()` below),
+// never a success or a definite failure. Methods do not throw, and nothing they return or log
+// carries card data.
 import type { CardBrand } from '../domain/cards';
 import { isFailureCode, type FailureCode } from '../domain/failure-codes';
 import type {
-  AuthorizationResult, AuthorizeRequest, LookupResult, PayoutRequest, PayoutResult, ProviderCardSummary,
-  ProviderClient, RefundRequest, RefundResult, SettlingAnswer,
+  AuthorizationAnswer, AuthorizationResult, AuthorizeRequest, Lookup, PayoutAnswer, PayoutRequest, PayoutResult,
+  ProviderCardSummary, ProviderClient, RefundAnswer, RefundRequest, RefundResult, SettlingAnswer, Unanswered,
 } from './types';
 
 export interface HttpProviderClientOptions {
@@ -25,16 +25,48 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 type Exchange =
-  | { kind: 'answer'; status: number; headers: Headers; json: unknown; parsed: boolean }
+  | { kind: 'answer'; status: number; headers: Headers; json: unknown }
   | { kind: 'timeout' }
   /** The connection could not be made: nothing reached the provider. */
   | { kind: 'not_sent' }
   /** The connection broke after it was made: the provider may have acted. */
   | { kind: 'broken' };
 
-type AuthorizationAnswer = Extract<AuthorizationResult, { providerId: string }>;
-type RefundAnswer = Exclude<RefundResult, { kind: 'uncertain' }>;
-type PayoutAnswer = Exclude<PayoutResult, { kind: 'uncertain' }>;
+/**
+ * Statuses with which an endpoint refuses a request without acting on it, as the protocol states:
+ * a 429 everywhere, and a 503 on authorizations (a payout answered 503 may have been recorded).
+ */
+const REFUSED_UNPROCESSED = {
+  authorize: [429, 503],
+  refund: [429],
+  payout: [429],
+} as const;
+
+/** A lookup acts on nothing, and without an answer it rules nothing out. */
+const LOOKUP = null;
+
+/**
+ * The one reading of an exchange whose answer proves nothing: what happened, the provider's
+ * Retry-After, and whether the provider may have acted on the request (`refusedUnprocessed` names
+ * the statuses that say it did not; LOOKUP for a lookup).
+ */
+function unanswered(exchange: Exchange, refusedUnprocessed: readonly number[] | typeof LOOKUP): Unanswered {
+  const acting = refusedUnprocessed !== LOOKUP;
+  switch (exchange.kind) {
+    case 'not_sent':
+      return { kind: 'unanswered', cause: 'not_sent', mayHaveActed: !acting, retryAfterSeconds: null };
+    case 'timeout':
+      return { kind: 'unanswered', cause: 'timeout', mayHaveActed: true, retryAfterSeconds: null };
+    case 'broken':
+      return { kind: 'unanswered', cause: 'connection_lost', mayHaveActed: true, retryAfterSeconds: null };
+    case 'answer': {
+      const retryAfterSeconds = parseRetryAfter(exchange.headers.get('retry-after'));
+      const cause = exchange.status === 429 ? 'rate_limited' : exchange.status === 503 ? 'unavailable' : 'invalid_answer';
+      const refused = acting && refusedUnprocessed.includes(exchange.status);
+      return { kind: 'unanswered', cause, mayHaveActed: !refused, retryAfterSeconds };
+    }
+  }
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -165,9 +197,9 @@ function parseSettling(value: Record<string, unknown>): SettlingAnswer | null {
   }
 }
 
-/** The echoed reference must be ours: an answer about another object is not an answer. */
-function sameReference(json: unknown, reference: string): boolean {
-  return isObject(json) && json.reference === reference;
+/** The JSON object of a 200 answer about the object asked for; an answer about another object is not an answer. */
+function bodyAbout(exchange: Exchange, about: (body: Record<string, unknown>) => boolean): Record<string, unknown> | null {
+  return exchange.kind === 'answer' && exchange.status === 200 && isObject(exchange.json) && about(exchange.json) ? exchange.json : null;
 }
 
 function isNotFound(exchange: Exchange): boolean {
@@ -198,14 +230,12 @@ export class HttpProviderClient implements ProviderClient {
       });
       const text = await res.text();
       let json: unknown = null;
-      let parsed = false;
       try {
         json = JSON.parse(text);
-        parsed = true;
       } catch {
         // Not JSON (an HTML error page, say): the status alone has to do.
       }
-      return { kind: 'answer', status: res.status, headers: res.headers, json, parsed };
+      return { kind: 'answer', status: res.status, headers: res.headers, json };
     } catch (err) {
       if (isTimeout(err)) return { kind: 'timeout' };
       if (errorCodes(err).some((code) => NOT_SENT_CODES.has(code))) return { kind: 'not_sent' };
@@ -228,38 +258,22 @@ export class HttpProviderClient implements ProviderClient {
       return_url: req.returnUrl,
       notify_url: req.notifyUrl,
     }, req.idempotencyKey);
-    switch (exchange.kind) {
-      case 'timeout':
-      case 'broken':
-        return { kind: 'unverifiable' };
-      case 'not_sent':
-        return { kind: 'unavailable', retryAfterSeconds: null };
-      case 'answer':
-        break;
-    }
-    const retryAfter = parseRetryAfter(exchange.headers.get('retry-after'));
-    if (exchange.status === 429) return { kind: 'rate_limited', retryAfterSeconds: retryAfter };
-    if (exchange.status === 503) return { kind: 'unavailable', retryAfterSeconds: retryAfter };
-    if (exchange.status !== 200 || !exchange.parsed || !sameReference(exchange.json, req.reference)) {
-      return { kind: 'unverifiable' };
-    }
-    return parseAuthorization(exchange.json) ?? { kind: 'unverifiable' };
+    const body = bodyAbout(exchange, (b) => b.reference === req.reference);
+    return (body && parseAuthorization(body)) ?? unanswered(exchange, REFUSED_UNPROCESSED.authorize);
   }
 
-  async getAuthorization(providerId: string): Promise<LookupResult<AuthorizationResult>> {
+  async getAuthorization(providerId: string): Promise<Lookup<AuthorizationAnswer>> {
     const exchange = await this.exchange('GET', `/v1/authorizations/${encodeURIComponent(providerId)}`);
     if (isNotFound(exchange)) return { kind: 'not_found' };
-    if (exchange.kind !== 'answer' || exchange.status !== 200) return { kind: 'uncertain' };
-    const result = parseAuthorization(exchange.json);
-    return result && result.providerId === providerId ? result : { kind: 'uncertain' };
+    const body = bodyAbout(exchange, (b) => b.id === providerId);
+    return (body && parseAuthorization(body)) ?? unanswered(exchange, LOOKUP);
   }
 
-  async getAuthorizationByKey(idempotencyKey: string): Promise<LookupResult<AuthorizationResult>> {
+  async getAuthorizationByKey(idempotencyKey: string): Promise<Lookup<AuthorizationAnswer>> {
     const exchange = await this.exchange('GET', `/v1/authorizations?idempotency_key=${encodeURIComponent(idempotencyKey)}`);
     if (isNotFound(exchange)) return { kind: 'not_found' };
-    if (exchange.kind !== 'answer' || exchange.status !== 200 || !isObject(exchange.json)) return { kind: 'uncertain' };
-    if (exchange.json.idempotency_key !== idempotencyKey) return { kind: 'uncertain' };
-    return parseAuthorization(exchange.json) ?? { kind: 'uncertain' };
+    const body = bodyAbout(exchange, (b) => b.idempotency_key === idempotencyKey);
+    return (body && parseAuthorization(body)) ?? unanswered(exchange, LOOKUP);
   }
 
   async refund(req: RefundRequest): Promise<RefundResult> {
@@ -269,21 +283,19 @@ export class HttpProviderClient implements ProviderClient {
       amount: req.amount,
       currency: req.currency,
     }, req.idempotencyKey);
-    if (exchange.kind !== 'answer') return { kind: 'uncertain' };
     // A definite "no such authorization": nothing was refunded, and retrying cannot change that.
-    if (exchange.status === 404 && isObject(exchange.json) && exchange.json.error === 'authorization_not_found') {
+    if (exchange.kind === 'answer' && exchange.status === 404 && isObject(exchange.json) && exchange.json.error === 'authorization_not_found') {
       return { kind: 'rejected', failureCode: 'not_found' };
     }
-    if (exchange.status !== 200 || !sameReference(exchange.json, req.reference)) return { kind: 'uncertain' };
-    return parseRefund(exchange.json) ?? { kind: 'uncertain' };
+    const body = bodyAbout(exchange, (b) => b.reference === req.reference);
+    return (body && parseRefund(body)) ?? unanswered(exchange, REFUSED_UNPROCESSED.refund);
   }
 
-  async getRefund(providerId: string): Promise<LookupResult<RefundResult>> {
+  async getRefund(providerId: string): Promise<Lookup<RefundAnswer>> {
     const exchange = await this.exchange('GET', `/v1/refunds/${encodeURIComponent(providerId)}`);
     if (isNotFound(exchange)) return { kind: 'not_found' };
-    if (exchange.kind !== 'answer' || exchange.status !== 200) return { kind: 'uncertain' };
-    if (!isObject(exchange.json) || exchange.json.id !== providerId) return { kind: 'uncertain' };
-    return parseRefund(exchange.json) ?? { kind: 'uncertain' };
+    const body = bodyAbout(exchange, (b) => b.id === providerId);
+    return (body && parseRefund(body)) ?? unanswered(exchange, LOOKUP);
   }
 
   async payout(req: PayoutRequest): Promise<PayoutResult> {
@@ -298,35 +310,19 @@ export class HttpProviderClient implements ProviderClient {
         country: req.recipient.country,
       },
     }, req.idempotencyKey);
-    switch (exchange.kind) {
-      case 'timeout':
-        return { kind: 'uncertain', reason: 'timeout', retryAfterSeconds: null };
-      case 'not_sent':
-      case 'broken':
-        return { kind: 'uncertain', reason: 'unreachable', retryAfterSeconds: null };
-      case 'answer':
-        break;
-    }
-    const retryAfter = parseRetryAfter(exchange.headers.get('retry-after'));
-    if (exchange.status === 429) return { kind: 'uncertain', reason: 'rate_limited', retryAfterSeconds: retryAfter };
-    if (exchange.status === 422 && isObject(exchange.json)
+    if (exchange.kind === 'answer' && exchange.status === 422 && isObject(exchange.json)
       && (exchange.json.error === 'unsupported_card' || exchange.json.error === 'invalid_card')) {
       // The API validates destinations first, so this is defensive; nothing was recorded.
       return { kind: 'failed', providerId: '', failureCode: 'invalid_number' };
     }
-    if (exchange.status === 200 && sameReference(exchange.json, req.reference)) {
-      const result = parsePayout(exchange.json);
-      if (result) return result;
-    }
-    return { kind: 'uncertain', reason: 'server_error', retryAfterSeconds: retryAfter };
+    const body = bodyAbout(exchange, (b) => b.reference === req.reference);
+    return (body && parsePayout(body)) ?? unanswered(exchange, REFUSED_UNPROCESSED.payout);
   }
 
-  async getPayoutByKey(idempotencyKey: string): Promise<LookupResult<PayoutResult>> {
+  async getPayoutByKey(idempotencyKey: string): Promise<Lookup<PayoutAnswer>> {
     const exchange = await this.exchange('GET', `/v1/payouts?idempotency_key=${encodeURIComponent(idempotencyKey)}`);
     if (isNotFound(exchange)) return { kind: 'not_found' };
-    if (exchange.kind !== 'answer' || exchange.status !== 200 || !isObject(exchange.json)) return { kind: 'uncertain' };
-    const echoed = exchange.json.idempotency_key;
-    if (echoed !== undefined && echoed !== idempotencyKey) return { kind: 'uncertain' };
-    return parsePayout(exchange.json) ?? { kind: 'uncertain' };
+    const body = bodyAbout(exchange, (b) => b.idempotency_key === undefined || b.idempotency_key === idempotencyKey);
+    return (body && parsePayout(body)) ?? unanswered(exchange, LOOKUP);
   }
 }

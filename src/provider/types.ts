@@ -22,22 +22,44 @@ export interface AuthorizeRequest {
   notifyUrl: string;
 }
 
-export type AuthorizationResult =
+/**
+ * The provider gave no answer that proves anything: a 429, a 503, any other answer that does not
+ * validate, a timeout, a lost connection, or (`call_failed`) an activity that could not make the
+ * call. One question decides what follows: may the provider have acted on the request, so that it
+ * may hold it under the request's idempotency key?
+ */
+export interface Unanswered {
+  kind: 'unanswered';
+  cause: UnansweredCause;
+  /**
+   * False only when the request provably was not acted on: it never left the service, or the
+   * provider refused it with a status its protocol says records nothing. A lookup rules nothing
+   * out, so a lookup without an answer says true.
+   */
+  mayHaveActed: boolean;
+  /** The provider's Retry-After, when it sent one. */
+  retryAfterSeconds: number | null;
+}
+
+export type UnansweredCause =
+  | 'rate_limited' // 429
+  | 'unavailable' // 503
+  | 'not_sent' // no connection could be made: nothing reached the provider
+  | 'timeout' // no answer within the client's timeout
+  | 'connection_lost' // the connection broke once the request was on its way
+  | 'invalid_answer' // any other status, or a body that does not validate or is about another object
+  | 'call_failed'; // the activity asking the provider failed: the service cannot tell what happened
+
+/** A lookup's answer: the object as the provider holds it, none (never received), or no answer. */
+export type Lookup<Answer> = Answer | { kind: 'not_found' } | Unanswered;
+
+export type AuthorizationAnswer =
   | { kind: 'processing'; providerId: string; card: ProviderCardSummary; settleAt: number }
   | { kind: 'succeeded'; providerId: string; card: ProviderCardSummary }
   | { kind: 'declined'; providerId: string; card: ProviderCardSummary; failureCode: FailureCode }
-  | { kind: 'requires_action'; providerId: string; card: ProviderCardSummary; redirectUrl: string }
-  /** The provider said 429; nothing was recorded. */
-  | { kind: 'rate_limited'; retryAfterSeconds: number | null }
-  /** An answer we could not validate (502, garbage, timeout): the provider may or may not have acted. */
-  | { kind: 'unverifiable' }
-  /** The provider is unavailable (503, connection refused); nothing was recorded. */
-  | { kind: 'unavailable'; retryAfterSeconds: number | null };
+  | { kind: 'requires_action'; providerId: string; card: ProviderCardSummary; redirectUrl: string };
 
-/** An answer that ends the card's use: the provider acted and said how (not "later", not "could not tell"). */
-export function isDefiniteAuthorization(result: AuthorizationResult): result is Extract<AuthorizationResult, { providerId: string }> {
-  return 'providerId' in result;
-}
+export type AuthorizationResult = AuthorizationAnswer | Unanswered;
 
 export interface RefundRequest {
   idempotencyKey: string; // `ref_x:refund`
@@ -53,10 +75,8 @@ export type SettlingAnswer =
   | { kind: 'succeeded'; providerId: string }
   | { kind: 'failed'; providerId: string; failureCode: FailureCode };
 
-export type RefundResult =
-  | SettlingAnswer
-  | { kind: 'rejected'; failureCode: FailureCode }
-  | { kind: 'uncertain' };
+export type RefundAnswer = SettlingAnswer | { kind: 'rejected'; failureCode: FailureCode };
+export type RefundResult = RefundAnswer | Unanswered;
 
 export interface PayoutRequest {
   idempotencyKey: string; // `po_x:payout`
@@ -67,22 +87,18 @@ export interface PayoutRequest {
   recipient: { first_name: string; last_name: string; country: string };
 }
 
-export type PayoutResult =
-  | SettlingAnswer
-  /** 429, 5xx, timeout or connection failure: the payout stays PENDING and is looked up later. */
-  | { kind: 'uncertain'; reason: 'rate_limited' | 'server_error' | 'timeout' | 'unreachable'; retryAfterSeconds: number | null };
-
-export type LookupResult<T> = T | { kind: 'not_found' } | { kind: 'uncertain' };
+export type PayoutAnswer = SettlingAnswer;
+export type PayoutResult = PayoutAnswer | Unanswered;
 
 export interface ProviderClient {
   authorize(req: AuthorizeRequest): Promise<AuthorizationResult>;
   /** Current state of an authorization (after 3DS, or while settling). Never re-authorizes. */
-  getAuthorization(providerId: string): Promise<LookupResult<AuthorizationResult>>;
+  getAuthorization(providerId: string): Promise<Lookup<AuthorizationAnswer>>;
   /** Looks an authorization up by the idempotency key it was submitted with; not_found means never received. */
-  getAuthorizationByKey(idempotencyKey: string): Promise<LookupResult<AuthorizationResult>>;
+  getAuthorizationByKey(idempotencyKey: string): Promise<Lookup<AuthorizationAnswer>>;
   refund(req: RefundRequest): Promise<RefundResult>;
-  getRefund(providerId: string): Promise<LookupResult<RefundResult>>;
+  getRefund(providerId: string): Promise<Lookup<RefundAnswer>>;
   payout(req: PayoutRequest): Promise<PayoutResult>;
   /** Looks a payout up by the idempotency key it was submitted with; not_found means never received. */
-  getPayoutByKey(idempotencyKey: string): Promise<LookupResult<PayoutResult>>;
+  getPayoutByKey(idempotencyKey: string): Promise<Lookup<PayoutAnswer>>;
 }

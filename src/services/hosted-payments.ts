@@ -2,7 +2,6 @@
 // card, seal it in the vault, and hand only the token to the PaymentWorkflow's `submitHostedCard`
 // update, which authenticates it like a Direct payment (3D Secure included).
 import type { Deps } from '../api/context';
-import { update, WorkflowClosedError } from '../api/temporal-calls';
 import { Merchant } from '../db/entities';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
@@ -13,7 +12,9 @@ import type { PageHeading } from '../hosted-page/html';
 import { merchantReturnUrl } from '../hosted-page/return-url';
 import { hostedPageOpen } from '../hosted-page/states';
 import { findPaymentByHostedToken } from '../read-models/payments';
-import type { CreateOutcome, HostedCardSubmission } from '../../workflows/payment';
+import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
+import { submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../../workflows/contracts/payment';
+import { unansweredCreateError } from './payments';
 
 /** Hosted tokens are 32 base62 characters (PaymentService.create); anything else is not looked up. */
 const HOSTED_TOKEN = /^[A-Za-z0-9]{32}$/;
@@ -93,7 +94,7 @@ export class HostedPaymentService {
     };
     let outcome: CreateOutcome;
     try {
-      outcome = await update<CreateOutcome>(deps.temporal, deps.config.workflowUpdateTimeoutMs, payment.id, 'submitHostedCard', [submission]);
+      outcome = await executeUpdate(deps.temporal, deps.config.workflowUpdateTimeoutMs, payment.id, submitHostedCardUpdate, submission);
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
         // The Payment finished (expired) meanwhile: its workflow never saw this card.
@@ -107,11 +108,11 @@ export class HostedPaymentService {
       }
       throw error;
     }
-    if (!outcome.ok) {
-      // rate_limited / unavailable / unverifiable: nothing was authorized, and the next attempt
-      // brings its own card, so this one leaves the vault now.
+    if (outcome.kind === 'unanswered') {
+      // The next attempt brings its own card, so this one leaves the vault now (if the provider
+      // holds its authorization, the workflow finds it under the Payment's key first).
       await deps.vault.shred(cardToken);
-      return { kind: 'retry', checkout, message: RETRY_MESSAGE, retryAfterSeconds: outcome.retryAfterSeconds };
+      return { kind: 'retry', checkout, message: RETRY_MESSAGE, retryAfterSeconds: unansweredCreateError(outcome).retryAfterSeconds };
     }
     return this.nextStep({ ...checkout, payment: outcome.payment });
   }

@@ -1,15 +1,18 @@
 // Creating Payments: the business rules of a create, then the PaymentWorkflow via Update-with-Start.
 import type { Client } from '@temporalio/client';
 import type { AuthContext, Deps } from '../api/context';
-import { updateWithStart, WorkflowClosedError } from '../api/temporal-calls';
 import type { Config } from '../config';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
 import { randomBase62 } from '../domain/ids';
 import { emptyTransitions, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
 import { findPayment, recordPaymentProjection } from '../read-models/payments';
+import type { Unanswered } from '../provider/types';
+import { executeUpdate, executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
 import { searchAttributesFor } from '../temporal/search-attributes';
-import type { CreateOutcome, PaymentSettings, PaymentWorkflowInput } from '../../workflows/payment';
+import {
+  createUpdate, paymentWorkflow, providerEventUpdate, type CreateOutcome, type PaymentSettings, type PaymentWorkflowInput,
+} from '../../workflows/contracts/payment';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
 
 export interface NewPayment {
@@ -54,6 +57,18 @@ export class PaymentService {
 
   private get temporal(): Client {
     return this.deps.temporal;
+  }
+
+  /**
+   * The provider notified us that an authentication step of this Payment changed: its workflow reads
+   * the provider's state. A closed workflow has a final Payment (or none): nothing is left to move.
+   */
+  async providerEvent(paymentId: string): Promise<void> {
+    try {
+      await executeUpdate(this.temporal, this.deps.config.workflowUpdateTimeoutMs, paymentId, providerEventUpdate);
+    } catch (error) {
+      if (!(error instanceof WorkflowClosedError)) throw error;
+    }
   }
 
   /** Creates (or, on a same-key retry, continues) the Payment bound to `paymentId`. */
@@ -124,8 +139,8 @@ export class PaymentService {
     };
     let outcome: CreateOutcome;
     try {
-      outcome = await updateWithStart<CreateOutcome, [PaymentWorkflowInput]>(this.temporal, config.workflowUpdateTimeoutMs, 'create', {
-        workflowType: 'PaymentWorkflow',
+      outcome = await executeUpdateWithStart(this.temporal, config.workflowUpdateTimeoutMs, createUpdate, {
+        workflow: paymentWorkflow,
         workflowId: paymentId,
         taskQueue: config.taskQueue,
         args: [input],
@@ -140,8 +155,12 @@ export class PaymentService {
       }
       throw error;
     }
-    this.deps.metrics.workflowOutcomes.inc({ workflow: 'PaymentWorkflow', status: outcome.ok ? outcome.payment.status : outcome.reason });
-    if (!outcome.ok) throw providerError(outcome);
+    if (outcome.kind === 'unanswered') {
+      const error = unansweredCreateError(outcome);
+      this.deps.metrics.workflowOutcomes.inc({ workflow: paymentWorkflow.name, status: error.code });
+      throw error;
+    }
+    this.deps.metrics.workflowOutcomes.inc({ workflow: paymentWorkflow.name, status: outcome.payment.status });
     // Read-your-writes without waiting for the workflow's projector: the update's answer is
     // persisted workflow state, and the versioned upsert lets the projector's own write of this
     // or a later version land in any order.
@@ -150,10 +169,24 @@ export class PaymentService {
   }
 }
 
-function providerError(outcome: Extract<CreateOutcome, { ok: false }>): ApiError {
-  switch (outcome.reason) {
-    case 'rate_limited': return new ApiError('rate_limit_exceeded', { retryAfterSeconds: outcome.retryAfterSeconds });
-    case 'unverifiable': return new ApiError('processing_error');
-    case 'unavailable': return new ApiError('service_unavailable', { retryAfterSeconds: outcome.retryAfterSeconds });
+/**
+ * How the API answers a create the provider left unanswered: 429 with the provider's Retry-After,
+ * 503 when the provider was unavailable (or the service could not ask it), and 502 when its answer,
+ * or the lack of one, could not be validated. Nothing was registered; the merchant retries with the
+ * same key.
+ */
+export function unansweredCreateError(unanswered: Unanswered): ApiError {
+  const { retryAfterSeconds } = unanswered;
+  switch (unanswered.cause) {
+    case 'rate_limited':
+      return new ApiError('rate_limit_exceeded', { retryAfterSeconds });
+    case 'unavailable':
+    case 'not_sent':
+    case 'call_failed':
+      return new ApiError('service_unavailable', { retryAfterSeconds });
+    case 'timeout':
+    case 'connection_lost':
+    case 'invalid_answer':
+      return new ApiError('processing_error');
   }
 }

@@ -2,13 +2,13 @@
 // Update-with-Start. The destination card is vaulted here; only its token enters Temporal.
 import { createHmac } from 'node:crypto';
 import type { AuthContext, Deps } from '../api/context';
-import { updateWithStart, WorkflowClosedError } from '../api/temporal-calls';
 import { ApiError } from '../domain/errors';
 import { parseIpLiteral } from '../domain/ip';
 import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, type PayoutView } from '../domain/payout';
 import { findPayout } from '../read-models/payouts';
+import { executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
 import { PollAttemptsKey, searchAttributesFor } from '../temporal/search-attributes';
-import type { PayoutSettings, PayoutWorkflowInput } from '../../workflows/payout';
+import { payoutWorkflow, submitPayoutUpdate, type PayoutSettings, type PayoutWorkflowInput } from '../../workflows/contracts/payout';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
 
 export interface NewPayout {
@@ -79,8 +79,8 @@ export class PayoutService {
     };
     const input: PayoutWorkflowInput = { payout, cardToken, settings: PAYOUT_SETTINGS };
     try {
-      return await updateWithStart<PayoutView, [PayoutWorkflowInput]>(this.deps.temporal, config.workflowUpdateTimeoutMs, 'submit', {
-        workflowType: 'PayoutWorkflow',
+      return await executeUpdateWithStart(this.deps.temporal, config.workflowUpdateTimeoutMs, submitPayoutUpdate, {
+        workflow: payoutWorkflow,
         workflowId: payoutId,
         taskQueue: config.taskQueue,
         args: [input],

@@ -1,12 +1,12 @@
 // Creating Refunds (spec 4.5, CONTRACT 8): business rules on the read model, then the `refund`
 // update on the parent PaymentWorkflow, which alone decides the refundable balance.
 import type { AuthContext, Deps } from '../api/context';
-import { update, WorkflowClosedError } from '../api/temporal-calls';
 import { ApiError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import type { PaymentView, RefundView } from '../domain/payment';
 import { findPayment } from '../read-models/payments';
-import type { RefundCommand } from '../../workflows/payment';
+import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
+import { refundUpdate, type RefundCommand } from '../../workflows/contracts/payment';
 import { assertProvisioned } from './merchant-rules';
 
 export interface NewRefund {
@@ -38,7 +38,7 @@ export class RefundService {
       refundId, amount: request.amount, reason: request.reason, merchantReference: request.merchantReference, ...(request.remaining ? { remaining: true } : {}),
     };
     try {
-      return await update<RefundView>(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, 'refund', [command]);
+      return await executeUpdate(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, refundUpdate, command);
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
         // The refund window has closed, possibly just after this refund was accepted.

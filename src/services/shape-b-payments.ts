@@ -2,12 +2,13 @@
 // answers with its outcome, and a refund of everything that remains. Both drive the same
 // PaymentWorkflow and Refund path as Shape A (no second payment engine).
 import type { AuthContext, Deps } from '../api/context';
-import { update, WorkflowClosedError } from '../api/temporal-calls';
 import { SHAPE_B_VERSION } from '../api/versions';
 import { ApiError } from '../domain/errors';
 import { shapeBStatus } from '../domain/payment-shape-b';
 import type { PaymentView } from '../domain/payment';
 import { findPayment } from '../read-models/payments';
+import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
+import { settledUpdate } from '../../workflows/contracts/payment';
 import { PaymentService, type NewPayment } from './payments';
 import { RefundService } from './refunds';
 
@@ -49,7 +50,7 @@ export class ShapeBPaymentService {
   private async settled(auth: AuthContext, payment: PaymentView): Promise<PaymentView> {
     if (payment.status !== 'PENDING' && payment.status !== 'PROCESSING') return payment;
     try {
-      return await update<PaymentView>(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, 'settled', []);
+      return await executeUpdate(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, settledUpdate);
     } catch (error) {
       if (!(error instanceof WorkflowClosedError)) throw error;
       // Finished meanwhile: the read model holds its final state.

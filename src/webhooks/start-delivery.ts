@@ -1,13 +1,8 @@
 // Starting the WebhookDeliveryWorkflow of an event: from the relay when a first attempt failed (or
 // never happened), and from the admin command's resend. Idempotent by delivery id.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-
-export interface DeliveryInput {
-  eventId: string;
-  initialRetrySeconds: number;
-  /** Attempts the relay already made for this delivery (0 or absent: the workflow makes the first). */
-  attemptsBefore?: number;
-}
+import { startWorkflow } from '../temporal/calls';
+import { webhookDeliveryWorkflow, type DeliveryInput } from '../../workflows/contracts/webhook-delivery';
 
 export interface DeliveryStarterDeps {
   temporal: Client;
@@ -20,7 +15,7 @@ export async function startDelivery(deps: DeliveryStarterDeps, eventId: string, 
   const input: DeliveryInput = { eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds };
   if (attemptsBefore > 0) input.attemptsBefore = attemptsBefore;
   try {
-    await deps.temporal.workflow.start('WebhookDeliveryWorkflow', {
+    await startWorkflow(deps.temporal, webhookDeliveryWorkflow, {
       workflowId: deliveryId,
       taskQueue: deps.taskQueue,
       args: [input],

@@ -1,6 +1,7 @@
 // Runs every main path once, then exports the finished workflow histories with the same code as
-// `npm run histories:export` and replays them. With RECORD_HISTORIES=1 it also refreshes the
-// committed set in test/replay/histories (replayed in CI by test/replay/replay.test.ts).
+// `npm run histories:export` and replays them. With RECORD_HISTORIES=1 it replaces the committed
+// set in test/replay/histories (replayed in CI by test/replay/replay.test.ts). Until the first
+// release a workflow change re-records this set, with no patch (docs/operations.md).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { exportHistories, readHistoryFiles, replayHistories } from '../../src/re
 import { workflowBundle } from '../../workers/worker';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { TEST_LOG_DIR } from '../helpers/processes';
+import { RELEASED } from '../helpers/release';
 import { openPage, submitOutcome } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -17,8 +19,6 @@ let api: RunningApi;
 let merchant: TestMerchant;
 let receiver: WebhookReceiver;
 let callbacks: WebhookReceiver;
-/** Histories recorded by earlier workflow code (`<scenario>-before-<change>.json`, `<scenario>-local-projection.json`). */
-const LEGACY_HISTORY = /-(before-[a-z-]+|local-projection)\.json$/;
 const scenarios = new Map<string, string>(); // workflow id -> scenario name
 
 beforeAll(async () => {
@@ -67,6 +67,14 @@ it('records every main path and replays the exported histories', async () => {
 
   const declined = await pay('4000000000000002');
   scenarios.set(declined.id, 'payment-declined');
+
+  // A create the provider left unanswered (503) and nobody retried: after the action TTL the
+  // workflow asks the provider under the Payment's key, finds nothing and ends without a Payment.
+  const unansweredKey = randomUUID();
+  const unanswered = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({}, { number: '4000005030000005' }), idempotencyKey: unansweredKey });
+  expect(unanswered.status).toBe(503);
+  const [abandoned503] = await api.deps.dataSource.query('SELECT object_id FROM idempotency_records WHERE idempotency_key = ?', [unansweredKey]);
+  scenarios.set(abandoned503.object_id, 'payment-unanswered-abandoned');
 
   const refundable = await pay('4242424242424242');
   const failing = await pay('4000000000005126');
@@ -145,38 +153,21 @@ it('records every main path and replays the exported histories', async () => {
   const outcomes = await replayHistories(await workflowBundle(), readHistoryFiles(outDir));
   expect(outcomes.filter((o) => !o.ok)).toEqual([]);
 
-  // A Payment run started now carries one patch marker, with its one TemporalChangeVersion upsert.
-  for (const file of written.filter((f) => path.basename(f).startsWith('payment-'))) {
+  // Until the first release no workflow carries a patch: changes re-record this set instead.
+  for (const file of RELEASED ? [] : written) {
     const { events } = JSON.parse(fs.readFileSync(file, 'utf8')) as { events: HistoryEventJson[] };
-    expect({ file: path.basename(file), patches: patchMarkers(events), upserts: changeVersionUpserts(events) })
-      .toEqual({ file: path.basename(file), patches: ['earlier-patches'], upserts: 1 });
+    expect({ file: path.basename(file), patches: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length })
+      .toEqual({ file: path.basename(file), patches: 0 });
   }
 
   if (process.env.RECORD_HISTORIES === '1') {
     const committed = path.join(__dirname, '..', 'replay', 'histories');
-    // Histories of earlier workflow code stay: they prove that runs started then still replay.
-    for (const file of fs.readdirSync(committed)) {
-      if (!LEGACY_HISTORY.test(file)) fs.rmSync(path.join(committed, file));
-    }
+    for (const file of fs.readdirSync(committed)) fs.rmSync(path.join(committed, file));
     for (const file of written) fs.copyFileSync(file, path.join(committed, path.basename(file)));
   }
 }, 240_000);
 
 interface HistoryEventJson {
   eventType: string;
-  markerRecordedEventAttributes?: { markerName: string; details?: Record<string, { payloads: { data: string }[] }> };
-  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes: { indexedFields: Record<string, unknown> } };
-}
-
-function patchMarkers(events: HistoryEventJson[]): string[] {
-  return events.flatMap((e) => {
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName !== 'core_patch') return [];
-    const data = marker.details?.['patch-data']?.payloads[0]?.data ?? '';
-    return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id];
-  });
-}
-
-function changeVersionUpserts(events: HistoryEventJson[]): number {
-  return events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes.indexedFields.TemporalChangeVersion).length;
+  markerRecordedEventAttributes?: { markerName: string };
 }

@@ -6,9 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpProviderClient, parseRetryAfter } from '../../src/provider/http-client';
 import { startSandbox, type RunningSandbox } from '../../src/provider/sandbox/app';
-import type { AuthorizeRequest, PayoutRequest } from '../../src/provider/types';
+import type { AuthorizeRequest, PayoutRequest, UnansweredCause } from '../../src/provider/types';
 
 const SECRET = 'test-notify-secret';
+const unanswered = (cause: UnansweredCause, mayHaveActed: boolean, retryAfterSeconds: number | null = null) => ({ kind: 'unanswered', cause, mayHaveActed, retryAfterSeconds });
 const SETTLE_MS = 150; // long enough to observe processing on a loaded machine
 const TIMEOUT_DELAY_MS = 700;
 
@@ -236,12 +237,12 @@ describe('payments', () => {
 
   it('answers 429 with Retry-After for 4000004290000003 and records nothing', async () => {
     const req = authRequest('4000004290000003');
-    expect(await client.authorize(req)).toEqual({ kind: 'rate_limited', retryAfterSeconds: 1 });
-    expect(await client.authorize(req)).toEqual({ kind: 'rate_limited', retryAfterSeconds: 1 });
+    expect(await client.authorize(req)).toEqual(unanswered('rate_limited', false, 1));
+    expect(await client.authorize(req)).toEqual(unanswered('rate_limited', false, 1));
     expect((await records()).authorizations).toHaveLength(0);
   });
 
-  it('answers 502 with an HTML body for 4000005020000007 (unverifiable) and records nothing', async () => {
+  it('answers 502 with an HTML body for 4000005020000007 (an answer that does not validate: the provider may have acted) and records nothing', async () => {
     const req = authRequest('4000005020000007');
     const raw = await fetch(`${sandbox.url}/v1/authorizations`, {
       method: 'POST',
@@ -250,12 +251,12 @@ describe('payments', () => {
     });
     expect(raw.status).toBe(502);
     expect(raw.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await client.authorize(req)).toEqual({ kind: 'unverifiable' });
+    expect(await client.authorize(req)).toEqual(unanswered('invalid_answer', true));
     expect((await records()).authorizations).toHaveLength(0);
   });
 
   it('answers 503 for 4000005030000005 (unavailable) and records nothing', async () => {
-    expect(await client.authorize(authRequest('4000005030000005'))).toEqual({ kind: 'unavailable', retryAfterSeconds: null });
+    expect(await client.authorize(authRequest('4000005030000005'))).toEqual(unanswered('unavailable', false));
     expect((await records()).authorizations).toHaveLength(0);
   });
 
@@ -617,7 +618,7 @@ describe('payouts', () => {
 
   it.each(['4000004290000003', '5555554290000003'])('%s: 429 first (not recorded), accepted on the next submission', async (number) => {
     const req = payoutRequest(number);
-    expect(await client.payout(req)).toEqual({ kind: 'uncertain', reason: 'rate_limited', retryAfterSeconds: 1 });
+    expect(await client.payout(req)).toEqual(unanswered('rate_limited', false, 1));
     expect(await client.getPayoutByKey(req.idempotencyKey)).toEqual({ kind: 'not_found' });
     const second = await client.payout(req);
     expect(second.kind).toBe('processing');
@@ -628,7 +629,7 @@ describe('payouts', () => {
 
   it('4000005020000007: recorded, but the first answer is a 502 HTML page', async () => {
     const req = payoutRequest('4000005020000007');
-    expect(await client.payout(req)).toEqual({ kind: 'uncertain', reason: 'server_error', retryAfterSeconds: null });
+    expect(await client.payout(req)).toEqual(unanswered('invalid_answer', true));
     const looked = await client.getPayoutByKey(req.idempotencyKey);
     expect(looked.kind).toBe('processing');
     const again = await client.payout(req);
@@ -640,7 +641,7 @@ describe('payouts', () => {
 
   it('4000005030000005: 503 first (not recorded), accepted on the next submission', async () => {
     const req = payoutRequest('4000005030000005');
-    expect(await client.payout(req)).toEqual({ kind: 'uncertain', reason: 'server_error', retryAfterSeconds: null });
+    expect(await client.payout(req)).toEqual(unanswered('unavailable', true));
     expect(await client.getPayoutByKey(req.idempotencyKey)).toEqual({ kind: 'not_found' });
     expect((await client.payout(req)).kind).toBe('processing');
     await sleep(SETTLE_MS + 20);
@@ -650,7 +651,7 @@ describe('payouts', () => {
   it('4000007000000007: recorded, answered after the client timeout, then succeeded', async () => {
     const impatient = new HttpProviderClient({ baseUrl: sandbox.url, timeoutMs: 200 });
     const req = payoutRequest('4000007000000007');
-    expect(await impatient.payout(req)).toEqual({ kind: 'uncertain', reason: 'timeout', retryAfterSeconds: null });
+    expect(await impatient.payout(req)).toEqual(unanswered('timeout', true));
     await sleep(SETTLE_MS + 20);
     expect(await client.getPayoutByKey(req.idempotencyKey)).toMatchObject({ kind: 'succeeded' });
     // Later submissions with the key answer at once.
@@ -660,7 +661,7 @@ describe('payouts', () => {
 
   it('4000007100000006: recorded, first answer 503, then failed processor_unavailable', async () => {
     const req = payoutRequest('4000007100000006');
-    expect(await client.payout(req)).toEqual({ kind: 'uncertain', reason: 'server_error', retryAfterSeconds: null });
+    expect(await client.payout(req)).toEqual(unanswered('unavailable', true));
     expect((await client.getPayoutByKey(req.idempotencyKey)).kind).toBe('processing');
     await sleep(SETTLE_MS + 20);
     expect(await client.getPayoutByKey(req.idempotencyKey)).toMatchObject({ kind: 'failed', failureCode: 'processor_unavailable' });
@@ -765,23 +766,23 @@ describe('transport mapping', () => {
   it('maps a refused connection', async () => {
     const port = await freePort();
     const down = new HttpProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 1000 });
-    expect(await down.authorize(authRequest('4242424242424242'))).toEqual({ kind: 'unavailable', retryAfterSeconds: null });
-    expect(await down.payout(payoutRequest('4242424242424242'))).toEqual({ kind: 'uncertain', reason: 'unreachable', retryAfterSeconds: null });
+    expect(await down.authorize(authRequest('4242424242424242'))).toEqual(unanswered('not_sent', false));
+    expect(await down.payout(payoutRequest('4242424242424242'))).toEqual(unanswered('not_sent', false));
     expect(await down.refund({ idempotencyKey: 'k', reference: 'ref_x', authorizationId: 'auth_x', amount: 1, currency: 'EUR' }))
-      .toEqual({ kind: 'uncertain' });
-    expect(await down.getAuthorization('auth_x')).toEqual({ kind: 'uncertain' });
-    expect(await down.getRefund('rfnd_x')).toEqual({ kind: 'uncertain' });
-    expect(await down.getPayoutByKey('k')).toEqual({ kind: 'uncertain' });
+      .toEqual(unanswered('not_sent', false));
+    expect(await down.getAuthorization('auth_x')).toEqual(unanswered('not_sent', true));
+    expect(await down.getRefund('rfnd_x')).toEqual(unanswered('not_sent', true));
+    expect(await down.getPayoutByKey('k')).toEqual(unanswered('not_sent', true));
   });
 
   it('maps a timeout', async () => {
     await setFaults({ latency_ms: 400 });
     const impatient = new HttpProviderClient({ baseUrl: sandbox.url, timeoutMs: 150 });
     const req = authRequest('4242424242424242');
-    expect(await impatient.authorize(req)).toEqual({ kind: 'unverifiable' });
+    expect(await impatient.authorize(req)).toEqual(unanswered('timeout', true));
     const payoutReq = payoutRequest('4242424242424242');
-    expect(await impatient.payout(payoutReq)).toEqual({ kind: 'uncertain', reason: 'timeout', retryAfterSeconds: null });
-    expect(await impatient.getAuthorization('auth_x')).toEqual({ kind: 'uncertain' });
+    expect(await impatient.payout(payoutReq)).toEqual(unanswered('timeout', true));
+    expect(await impatient.getAuthorization('auth_x')).toEqual(unanswered('timeout', true));
     await control('/_sandbox/faults', { method: 'DELETE' });
     // The slow call was still processed: it surfaces on lookup, and a retry with the key replays it.
     const seen = await waitFor(async () => (await records(req.reference)).authorizations.length, (n) => n === 1);
@@ -828,11 +829,11 @@ describe('transport mapping', () => {
       ['requires_action without url', 200, JSON.stringify({ id: 'auth_1', reference: 'REF', status: 'requires_action', card, action: { type: 'three_d_secure' } })],
       ['500', 500, '{}'],
       ['400', 400, '{}'],
-    ])('authorize: %s is unverifiable', async (_name, status, body) => {
+    ])('authorize: %s is an invalid answer the provider may have acted on', async (_name, status, body) => {
       const req = authRequest('4242424242424242');
       answer = { status, body: body.replace('REF', req.reference) };
       const stubClient = new HttpProviderClient({ baseUrl: stubUrl });
-      expect(await stubClient.authorize(req)).toEqual({ kind: 'unverifiable' });
+      expect(await stubClient.authorize(req)).toEqual(unanswered('invalid_answer', true));
     });
 
     it('maps unknown failure codes to processor_error and parses Retry-After', async () => {
@@ -841,17 +842,17 @@ describe('transport mapping', () => {
       answer = { status: 200, body: JSON.stringify({ id: 'auth_1', reference: req.reference, status: 'declined', decline_code: 'weird', card }) };
       expect(await stubClient.authorize(req)).toMatchObject({ kind: 'declined', failureCode: 'processor_error' });
       answer = { status: 429, body: '{}' };
-      expect(await stubClient.authorize(req)).toEqual({ kind: 'rate_limited', retryAfterSeconds: null });
+      expect(await stubClient.authorize(req)).toEqual(unanswered('rate_limited', false));
       answer = { status: 503, body: '{}', headers: { 'Retry-After': '7' } };
-      expect(await stubClient.authorize(req)).toEqual({ kind: 'unavailable', retryAfterSeconds: 7 });
+      expect(await stubClient.authorize(req)).toEqual(unanswered('unavailable', false, 7));
       answer = { status: 404, body: 'not json' };
-      expect(await stubClient.getAuthorization('auth_1')).toEqual({ kind: 'uncertain' });
+      expect(await stubClient.getAuthorization('auth_1')).toEqual(unanswered('invalid_answer', true));
       answer = { status: 200, body: JSON.stringify({ id: 'auth_2', status: 'succeeded', card }) };
-      expect(await stubClient.getAuthorization('auth_1')).toEqual({ kind: 'uncertain' });
+      expect(await stubClient.getAuthorization('auth_1')).toEqual(unanswered('invalid_answer', true));
       answer = { status: 200, body: JSON.stringify({ id: 'pout_1', reference: 'x', status: 'failed', failure_code: 'made_up' }) };
       expect(await stubClient.getPayoutByKey('k')).toEqual({ kind: 'failed', providerId: 'pout_1', failureCode: 'processor_error' });
       answer = { status: 409, body: '{}' };
-      expect(await stubClient.payout(payoutRequest('4242424242424242'))).toEqual({ kind: 'uncertain', reason: 'server_error', retryAfterSeconds: null });
+      expect(await stubClient.payout(payoutRequest('4242424242424242'))).toEqual(unanswered('invalid_answer', true));
     });
 
     it('parses Retry-After as seconds or an HTTP date', () => {
@@ -870,17 +871,17 @@ describe('fault injection', () => {
     const res = await setFaults({ fail_next: 2, fail_status: 503 });
     expect(await res.json()).toMatchObject({ fail_next: 2, fail_status: 503 });
     const req = authRequest('4242424242424242');
-    expect(await client.authorize(req)).toEqual({ kind: 'unavailable', retryAfterSeconds: null });
-    expect(await client.authorize(req)).toEqual({ kind: 'unavailable', retryAfterSeconds: null });
+    expect(await client.authorize(req)).toEqual(unanswered('unavailable', false));
+    expect(await client.authorize(req)).toEqual(unanswered('unavailable', false));
     expect((await records()).authorizations).toHaveLength(0);
     expect((await client.authorize(req)).kind).toBe('processing');
     expect((await records()).authorizations).toHaveLength(1);
   });
 
   it.each([
-    [429, { kind: 'rate_limited', retryAfterSeconds: 1 }],
-    [500, { kind: 'unverifiable' }],
-    [502, { kind: 'unverifiable' }],
+    [429, unanswered('rate_limited', false, 1)],
+    [500, unanswered('invalid_answer', true)],
+    [502, unanswered('invalid_answer', true)],
   ])('fail_status %s', async (status, expected) => {
     await setFaults({ fail_next: 1, fail_status: status });
     expect(await client.authorize(authRequest('4242424242424242'))).toEqual(expected);
@@ -889,15 +890,15 @@ describe('fault injection', () => {
   it('reset_next drops the connection before processing', async () => {
     await setFaults({ reset_next: 2 });
     const req = authRequest('4242424242424242');
-    expect(await client.authorize(req)).toEqual({ kind: 'unverifiable' });
-    expect(await client.payout(payoutRequest('4242424242424242'))).toEqual({ kind: 'uncertain', reason: 'unreachable', retryAfterSeconds: null });
+    expect(await client.authorize(req)).toEqual(unanswered('connection_lost', true));
+    expect(await client.payout(payoutRequest('4242424242424242'))).toEqual(unanswered('connection_lost', true));
     expect(await records()).toEqual({ authorizations: [], refunds: [], payouts: [] });
   });
 
   it('reset_after_next processes the call, then drops the connection', async () => {
     await setFaults({ reset_after_next: 1 });
     const req = payoutRequest('4242424242424242');
-    expect(await client.payout(req)).toEqual({ kind: 'uncertain', reason: 'unreachable', retryAfterSeconds: null });
+    expect(await client.payout(req)).toEqual(unanswered('connection_lost', true));
     expect((await client.getPayoutByKey(req.idempotencyKey)).kind).toBe('processing');
     expect((await records(req.reference)).payouts).toHaveLength(1);
   });

@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { update, WorkflowClosedError } from '../temporal-calls';
+import { PaymentService } from '../../services/payments';
 import type { AppRouter, Deps } from '../context';
 import { readBodyText } from '../request-body';
 
@@ -20,12 +20,7 @@ export function registerProviderNotificationRoutes(router: AppRouter, deps: Deps
       throw new ApiError('request_body_invalid');
     }
     if (typeof reference !== 'string' || !isId('payment', reference)) throw new ApiError('request_body_invalid', { param: 'reference' });
-    try {
-      await update(deps.temporal, deps.config.workflowUpdateTimeoutMs, reference, 'providerEvent', []);
-    } catch (error) {
-      // A closed workflow has a final Payment (or none): the notification has nothing left to move.
-      if (!(error instanceof WorkflowClosedError)) throw error;
-    }
+    await new PaymentService(deps).providerEvent(reference);
     ctx.status = 204;
   });
 }

@@ -3,13 +3,14 @@
 // own state, the provider shows exactly one effect per object, and every same-key replay equals
 // the first 2xx byte for byte. Problems are counted as lost, duplicated or wrong.
 import type { Client } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
 import type { DataSource } from 'typeorm';
 import { serializePaymentA } from '../../../src/api/serializers/payment-a';
 import { serializePayout } from '../../../src/api/serializers/payout';
-import type { PaymentView } from '../../../src/domain/payment';
-import type { PayoutView } from '../../../src/domain/payout';
 import { findPayment } from '../../../src/read-models/payments';
 import { findPayout } from '../../../src/read-models/payouts';
+import { paymentQuery } from '../../../workflows/contracts/payment';
+import { payoutQuery } from '../../../workflows/contracts/payout';
 import { sandboxControl } from '../sandbox';
 import type { Outcome } from './cards';
 import { createUntilSettled, type Answer, type IdempotentCreate } from './client';
@@ -160,10 +161,10 @@ async function converge(dataSource: DataSource, objects: TrackedObject[], timeou
 }
 
 /** The workflow's own view: a query while it runs, its result once it has finished. */
-async function workflowState<T>(client: Client, workflowId: string, query: string): Promise<T> {
+async function workflowState<T>(client: Client, workflowId: string, query: QueryDefinition<T>): Promise<T> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe();
-  if (description.status.name === 'RUNNING') return handle.query<T>(query);
+  if (description.status.name === 'RUNNING') return handle.query(query);
   return (await handle.result()) as T;
 }
 
@@ -171,14 +172,14 @@ async function workflowState<T>(client: Client, workflowId: string, query: strin
 async function readModelMismatch(dataSource: DataSource, client: Client, object: TrackedObject, paymentOf: Map<string, string>): Promise<string | null> {
   const scope = { merchantId: object.merchantId, livemode: false };
   if (object.kind === 'payout') {
-    const [model, workflow] = await Promise.all([findPayout(dataSource, scope, object.id), workflowState<PayoutView>(client, object.id, 'payout')]);
+    const [model, workflow] = await Promise.all([findPayout(dataSource, scope, object.id), workflowState(client, object.id, payoutQuery)]);
     if (!model) return 'no read model row';
     const a = JSON.stringify(serializePayout(model));
     const b = JSON.stringify(serializePayout(workflow));
     return a === b && model.version === workflow.version ? null : `read model v${model.version} ${a} != workflow v${workflow.version} ${b}`;
   }
   const paymentId = object.kind === 'payment' ? object.id : paymentOf.get(object.id)!;
-  const [model, workflow] = await Promise.all([findPayment(dataSource, scope, paymentId), workflowState<PaymentView>(client, paymentId, 'payment')]);
+  const [model, workflow] = await Promise.all([findPayment(dataSource, scope, paymentId), workflowState(client, paymentId, paymentQuery)]);
   if (!model) return 'no read model row';
   const a = JSON.stringify(serializePaymentA(model));
   const b = JSON.stringify(serializePaymentA(workflow));

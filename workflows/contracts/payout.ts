@@ -1,0 +1,26 @@
+// The PayoutWorkflow's contract: its input, the `submit` update that answers the API with the
+// provider's first answer, and the `payout` query.
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { PayoutView, PollHint, PollSchedule } from '../../src/domain/payout';
+import type { WorkflowType } from './workflow-type';
+
+export interface PayoutSettings extends PollSchedule {
+  /** Provider look-ups per run before continue-as-new starts a fresh history. */
+  pollsPerRun: number;
+}
+
+export interface PayoutWorkflowInput {
+  payout: PayoutView;
+  /** Vault token of the destination card, shredded once the Payout is terminal. */
+  cardToken: string;
+  settings: PayoutSettings;
+  /** Set by continue-as-new: the Payout was submitted and is being resolved. */
+  resolving?: { intervalSeconds: number; hint: PollHint };
+}
+
+export type PayoutWorkflowFn = (input: PayoutWorkflowInput) => Promise<PayoutView>;
+export const payoutWorkflow: WorkflowType<PayoutWorkflowFn> = { name: 'PayoutWorkflow' };
+
+/** Answers with the Payout once the provider's first answer is recorded in the read model. */
+export const submitPayoutUpdate = defineUpdate<PayoutView, []>('submit');
+export const payoutQuery = defineQuery<PayoutView>('payout');

@@ -1,0 +1,25 @@
+// The RefundWorkflow's contract: what its parent PaymentWorkflow starts it with, and what it reports
+// (to the Payment through the payment contract's `refundProgress` signal, and as its result).
+import type { FailureCode } from '../../src/domain/failure-codes';
+import type { RefundView } from '../../src/domain/payment';
+import type { RefundStatus } from '../../src/domain/refunds';
+import type { WorkflowType } from './workflow-type';
+
+export interface RefundWorkflowInput {
+  refund: RefundView;
+  livemode: boolean;
+  merchantId: string;
+  paymentWorkflowId: string;
+  authorizationId: string;
+  pollIntervalSeconds: number;
+  maxPollIntervalSeconds: number;
+}
+
+export interface RefundProgress {
+  refundId: string;
+  status: RefundStatus;
+  failureCode: FailureCode | null;
+}
+
+export type RefundWorkflowFn = (input: RefundWorkflowInput) => Promise<RefundProgress>;
+export const refundWorkflow: WorkflowType<RefundWorkflowFn> = { name: 'RefundWorkflow' };

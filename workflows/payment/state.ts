@@ -1,0 +1,143 @@
+// The state of one PaymentWorkflow run: the Payment (through its projection), what the workflow
+// knows of its authorization, and the few operations every phase and handler uses.
+import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
+import { canTransition, emptyTransitions, stampTransition, type PaymentView } from '../../src/domain/payment';
+import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
+import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provider/types';
+import { ObjectStatusKey } from '../../src/temporal/search-attributes';
+import type { PaymentSettings, PaymentWorkflowInput } from '../contracts/payment';
+import { nowSeconds, Projection } from '../projection';
+
+/** Statuses that complete a Payment for its Shape B `callback_url`. */
+const COMPLETED: readonly PaymentView['status'][] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
+
+export class PaymentState {
+  readonly projection: Projection<PaymentView>;
+  /** The create was answered: the Payment is registered, and its read model written. */
+  created: boolean;
+  /** The provider's authorization, once it answered. */
+  providerId: string | null;
+  /** When a PROCESSING authorization settles, as the provider said (ms); null: look with backoff. */
+  settleAt: number | null;
+  /** An attempt got no answer and the provider may have acted: it may hold an authorization under the Payment's key. */
+  providerMayHoldAuthorization = false;
+  /** A handler or phase holds the Payment (`exclusive`). */
+  private busy = false;
+
+  constructor(readonly input: PaymentWorkflowInput) {
+    this.created = input.carried?.created ?? false;
+    this.providerId = input.carried?.providerId ?? null;
+    this.settleAt = input.carried?.settleAt ?? null;
+    this.projection = new Projection(input.payment, {
+      record: (payment) => ({ kind: 'payment', payment }),
+      owner: { merchantId: input.payment.merchant_id, livemode: input.payment.livemode },
+      open: this.created,
+      projected: this.created,
+    });
+  }
+
+  get payment(): PaymentView {
+    return this.projection.state;
+  }
+
+  get settings(): PaymentSettings {
+    return this.input.settings;
+  }
+
+  /** Every change goes through here: transition stamps, balance, search attributes, events. */
+  change(patch: Partial<PaymentView>): void {
+    const current = this.payment;
+    const moves = patch.status !== undefined && patch.status !== current.status;
+    // A late provider answer (say, a 3DS completion after expiry) never moves a Payment backwards.
+    if (moves && !canTransition(current.status, patch.status!)) return;
+    const now = nowSeconds();
+    const next = { ...current, ...patch };
+    if (moves) {
+      next.status_transitions = stampTransition(next.status_transitions ?? emptyTransitions(), next.status, now);
+      upsertSearchAttributes([{ key: ObjectStatusKey, value: next.status }]);
+    }
+    next.amount_refunded = amountRefunded(next.amount, next.refunds);
+    next.amount_refundable = amountRefundable(next.status, next.amount, next.refunds);
+    next.refunded_at = fullyRefunded(next) ? (next.refunded_at ?? now) : null;
+    next.updated_at = now;
+    this.projection.set(next);
+    if (!moves) return;
+    const payment = this.payment;
+    this.projection.queueEvent({ kind: 'payment', payment }, payment.status);
+    // A Shape B `callback_url` gets the Payment once it completes, through the same outbox and delivery.
+    if (payment.callback_url && COMPLETED.includes(payment.status)) {
+      this.projection.queueEvent({ kind: 'payment', payment }, payment.status, payment.callback_url);
+    }
+  }
+
+  fail(code: FailureCode, card = this.payment.card): void {
+    this.change({ status: 'FAILED', card, failure_code: code, failure_message: failureMessage(code), next_action: null });
+  }
+
+  /** What the provider's answer on the authorization makes of the Payment. */
+  apply(answer: AuthorizationAnswer): void {
+    this.providerId = answer.providerId;
+    const card = mergeCard(this.payment.card, answer.card);
+    switch (answer.kind) {
+      case 'processing':
+        this.settleAt = answer.settleAt;
+        this.change({ status: 'PROCESSING', card, next_action: null });
+        break;
+      case 'succeeded':
+        this.change({ status: 'SUCCEEDED', card, next_action: null });
+        break;
+      case 'declined':
+        this.fail(answer.failureCode, card);
+        break;
+      case 'requires_action':
+        if (this.input.declineIfActionRequired) this.fail('generic_decline', card);
+        else this.change({ status: 'REQUIRES_ACTION', card, next_action: { reason: 'three_d_secure', redirect_url: answer.redirectUrl } });
+        break;
+    }
+  }
+
+  /** The create was answered: from now on the Payment has a read model. */
+  markCreated(): void {
+    this.created = true;
+    this.projection.open();
+  }
+
+  /** Updates other than `create` wait for the Payment to be registered. */
+  assertCreated(): void {
+    if (!this.created) throw new Error('payment not created yet');
+  }
+
+  /** One handler or phase at a time works on the Payment across its awaits. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    // Handlers that start in one activation all wake from the same wait, so taking the lock must be
+    // a check and a set with no await between them.
+    while (this.busy) await condition(() => !this.busy);
+    this.busy = true;
+    try {
+      return await fn();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Nothing in flight: no handler, nothing waiting to be projected, published or shredded. */
+  quiet(): boolean {
+    return !this.busy && this.projection.idle() && allHandlersFinished();
+  }
+
+  /** What a run continued as new starts from. */
+  continued(): PaymentWorkflowInput {
+    return { ...this.input, payment: this.payment, cardToken: null, carried: { created: this.created, providerId: this.providerId, settleAt: this.settleAt } };
+  }
+}
+
+function mergeCard(known: PaymentView['card'], fromProvider: ProviderCardSummary): PaymentView['card'] {
+  if (!known) return null;
+  return { ...known, brand: fromProvider.brand ?? known.brand, country: fromProvider.country ?? known.country };
+}
+
+function fullyRefunded(payment: PaymentView): boolean {
+  const covered = payment.refunds.filter((r) => r.status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+  return payment.status === 'SUCCEEDED' && covered >= payment.amount;
+}

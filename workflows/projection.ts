@@ -1,0 +1,135 @@
+// The projection of an object its workflow owns (a Payment, a Payout), the same for every such
+// workflow. The workflow changes the object only through `set`, which moves it to its next version;
+// a projector loop writes the latest version to the read model, the events it shows after it (an
+// outbox), and shreds the cards whose last use is in history, in ONE `recordChange` activity per
+// turn. The projector is a regular activity, never a local one: a local activity runs before the
+// server has accepted its workflow task and could publish state that never happened.
+import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
+import type { EventSubject, PendingEvent } from '../activities/webhooks';
+import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
+import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
+
+const { recordChange } = proxyActivities<ProjectionActivities>(BACKGROUND_ACTIVITY_OPTIONS);
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+export interface ProjectionOptions<T> {
+  /** The object as the activity records it. */
+  record: (state: T) => ProjectedObject;
+  /** Whose object it is: every event of it carries this merchant and mode. */
+  owner: { merchantId: string; livemode: boolean };
+  /** Writes nothing before `open()` (a Payment whose create the provider has not answered has no row). */
+  open: boolean;
+  /** The initial state is in the read model already (a run continued as new). */
+  projected: boolean;
+}
+
+export class Projection<T extends { version: number }> {
+  private current: T;
+  private projectedVersion: number;
+  private isOpen: boolean;
+  private outbox: PendingEvent[] = [];
+  private cardsToShred: string[] = [];
+  /** Handlers waiting for the read model to show their change (a refund's answer, say). */
+  private waiters = 0;
+  private stopping = false;
+  private readonly projector: Promise<void>;
+
+  constructor(initial: T, private readonly options: ProjectionOptions<T>) {
+    this.current = initial;
+    this.projectedVersion = options.projected ? initial.version : -1;
+    this.isOpen = options.open;
+    this.projector = this.project();
+  }
+
+  get state(): T {
+    return this.current;
+  }
+
+  /** The object's next version: every change goes through here. */
+  set(next: T): void {
+    this.current = { ...next, version: this.current.version + 1 };
+  }
+
+  open(): void {
+    this.isOpen = true;
+  }
+
+  /** Queues the event of a move into `status`, if that status has one; it goes out after the projection that shows it. */
+  queueEvent(subject: EventSubject, status: string, callbackUrl?: string): void {
+    const type = eventTypeFor(subject.kind, status);
+    if (!type) return;
+    const { merchantId, livemode } = this.options.owner;
+    this.outbox.push({
+      id: eventIdFromUuid(uuid4()), type, merchantId, livemode, objectId: subjectId(subject), createdAt: nowSeconds(), subject,
+      ...(callbackUrl ? { callbackUrl } : {}),
+    });
+  }
+
+  /** The vault forgets this card with the next change record, once the state that no longer needs it is in history. */
+  shredCard(token: string): void {
+    this.cardsToShred.push(token);
+  }
+
+  /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
+  async projected(): Promise<void> {
+    const target = this.current.version;
+    this.waiters += 1;
+    try {
+      await condition(() => this.projectedVersion >= target);
+    } finally {
+      this.waiters -= 1;
+    }
+  }
+
+  /** Nothing is waiting to be written: a run may continue as new. */
+  idle(): boolean {
+    return !this.due();
+  }
+
+  /**
+   * Ends the projection once everything is written. A handler still running (a late provider
+   * notification, say) may change the object and wait for its projection, so the projector stops
+   * only after the last handler is done.
+   */
+  async stop(): Promise<void> {
+    await condition(allHandlersFinished);
+    this.stopping = true;
+    await this.projector;
+  }
+
+  private projectionDue(): boolean {
+    return this.current.version > this.projectedVersion;
+  }
+
+  private due(): boolean {
+    return this.isOpen && (this.projectionDue() || this.outbox.length > 0 || this.cardsToShred.length > 0);
+  }
+
+  /** The one place that writes the read model, always the latest version. */
+  private async project(): Promise<void> {
+    for (;;) {
+      await condition(() => this.due() || this.stopping);
+      if (!this.due()) return;
+      const snapshot = this.current;
+      const projectionDue = this.projectionDue();
+      // While a handler waits for the projection it goes alone, and the events follow next turn.
+      const eventsWait = projectionDue && this.waiters > 0;
+      const events = eventsWait ? [] : this.outbox;
+      if (!eventsWait) this.outbox = [];
+      const shredCardTokens = this.cardsToShred;
+      this.cardsToShred = [];
+      await recordChange({ object: projectionDue ? this.options.record(snapshot) : null, events, shredCardTokens });
+      this.projectedVersion = Math.max(this.projectedVersion, snapshot.version);
+    }
+  }
+}
+
+function subjectId(subject: EventSubject): string {
+  switch (subject.kind) {
+    case 'payment': return subject.payment.id;
+    case 'refund': return subject.refund.id;
+    case 'payout': return subject.payout.id;
+  }
+}
