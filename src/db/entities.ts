@@ -1,5 +1,8 @@
 // Read models and records. EntitySchema (no decorators) keeps the same definitions usable from
 // tsc, swc and tsx alike. Money is BIGINT minor units; timestamps are Unix seconds unless named *_ms.
+// The schema comes from the migrations: there, every id, key, token and hash column compares byte
+// for byte on MySQL/MariaDB (a binary NO PAD collation, the default of every table and of the
+// database since migration 1765300000000) as it does on SQLite.
 import { EntitySchema, type ValueTransformer } from 'typeorm';
 
 /** BIGINT arrives as a string from some drivers; every amount we store fits a safe integer. */
@@ -259,8 +262,11 @@ export const Payment = new EntitySchema<PaymentRow>({
     { name: 'uq_payments_hosted_token', columns: ['hosted_token'] },
   ],
   indices: [
-    { name: 'idx_payments_scope', columns: ['merchant_id', 'livemode', 'seq'] },
-    { name: 'idx_payments_scope_status', columns: ['merchant_id', 'livemode', 'status', 'seq'] },
+    // The list's order and filters, each ending in what a page's `seq` query tests without a row read.
+    { name: 'idx_payments_scope', columns: ['merchant_id', 'livemode', 'seq', 'status', 'created_at'] },
+    { name: 'idx_payments_scope_status', columns: ['merchant_id', 'livemode', 'status', 'seq', 'created_at'] },
+    { name: 'idx_payments_scope_created', columns: ['merchant_id', 'livemode', 'created_at'] },
+    { name: 'idx_payments_scope_status_created', columns: ['merchant_id', 'livemode', 'status', 'created_at'] },
   ],
 });
 

@@ -1,5 +1,5 @@
 // The Payment read model: written by PaymentWorkflow's projection activity, read by GET and list.
-import { Brackets, type DataSource, type EntityManager } from 'typeorm';
+import { Brackets, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { Payment, Refund, type PaymentRow, type RefundRow } from '../db/entities';
 import { isMysql } from '../db/dialect';
 import { entityColumns } from '../db/entity-columns';
@@ -7,6 +7,7 @@ import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
 import type { IntegrationType, NextActionReason, PaymentStatus, PaymentStatusFilter, PaymentView, RefundView } from '../domain/payment';
 import type { RefundStatus } from '../domain/refunds';
+import { cutPage, pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound } from './seq-pages';
 import { retryingDeadlocks, upsertVersioned } from './versioned-upsert';
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -226,30 +227,40 @@ export interface PaymentListQuery {
   createdLt?: number;
 }
 
-/** Ids compare by code point on every database (MySQL columns are case-insensitive by default). */
-function binaryId(dataSource: DataSource): string {
-  return isMysql(dataSource) ? 'p.id COLLATE utf8mb4_bin' : 'p.id';
-}
+/** Up to this many Payments in a creation-time window, a page reads the whole window and sorts it. */
+const FEW_IN_WINDOW = 10_000;
 
 /**
- * Newest first: `created_at` descending, ties broken by id (CONTRACT 7). Keyset cursors on that
- * pair keep pages stable while Payments are created: no Payment is shown twice or skipped.
+ * Newest first by creation: the order in which the Payments' rows were recorded (`seq`; a row is
+ * written when the create is answered, or by the workflow's first projection if that comes first),
+ * so two Payments created in the same second still list the later one first. Keyset cursors on
+ * `seq` keep pages stable while Payments are created: no Payment that existed when a walk began is
+ * shown twice or skipped.
  */
-export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
+export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
   // One transaction for the page and its refunds, as in findPayment.
   return dataSource.transaction((manager) => listPaymentsIn(manager, scope, query));
 }
 
-async function listPaymentsIn(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | { cursorNotFound: 'starting_after' | 'ending_before' }> {
+async function listPaymentsIn(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
   const repo = manager.getRepository(Payment);
-  const cursorId = query.startingAfter ?? query.endingBefore;
-  let cursor: { created_at: number; id: string } | null = null;
-  if (cursorId) {
-    cursor = await repo.findOne({ select: { created_at: true, id: true }, where: { id: cursorId, merchant_id: scope.merchantId, livemode: scope.livemode } });
-    if (!cursor) return { cursorNotFound: query.startingAfter ? 'starting_after' : 'ending_before' };
-  }
-  const qb = repo.createQueryBuilder('p')
-    .where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
+  const page = await seqPageOf(repo, scope, query);
+  if ('cursorNotFound' in page) return page;
+  // The page's `seq`s first, from an index that holds every column the filters read (the refunded
+  // test of a Shape B status aside), then those rows by primary key.
+  const matching = repo.createQueryBuilder('p').select('p.seq', 'seq');
+  applyScopeAndFilters(matching, scope, query);
+  if (isMysql(manager)) matching.useIndex(await pagingIndexes(manager, scope, query));
+  const seqs = (await cutPage(matching, 'p', page).getRawMany<{ seq: number | string }>()).map((row) => Number(row.seq));
+  const { rows, hasMore } = pageRows(await rowsInSeqOrder(repo, seqs), page);
+  const refunds = rows.length
+    ? await manager.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: rows.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
+    : [];
+  return { data: rows.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id))), hasMore };
+}
+
+function applyScopeAndFilters(qb: SelectQueryBuilder<PaymentRow>, scope: Scope, query: PaymentListQuery): void {
+  qb.where('p.merchant_id = :merchantId AND p.livemode = :livemode', { merchantId: scope.merchantId, livemode: scope.livemode });
   if (query.statusFilters?.length) {
     const filters = query.statusFilters;
     qb.andWhere(new Brackets((any) => {
@@ -261,20 +272,31 @@ async function listPaymentsIn(manager: EntityManager, scope: Scope, query: Payme
   }
   if (query.createdGte !== undefined) qb.andWhere('p.created_at >= :gte', { gte: query.createdGte });
   if (query.createdLt !== undefined) qb.andWhere('p.created_at < :lt', { lt: query.createdLt });
-  const backward = query.endingBefore !== undefined;
-  const id = binaryId(manager.connection);
-  if (cursor) {
-    const after = backward ? '>' : '<';
-    qb.andWhere(`(p.created_at ${after} :cursorCreated OR (p.created_at = :cursorCreated AND ${id} ${after} :cursorId))`, { cursorCreated: cursor.created_at, cursorId: cursor.id });
+}
+
+/**
+ * The indexes a page may read on MySQL/MariaDB. Left to itself MariaDB walks the primary key
+ * backwards through every merchant's Payments (60 rows read per row kept for a merchant with 2% of
+ * them), or reads a status's whole range and sorts it for a cursor page. Walking `seq` in the
+ * (merchant, mode) or (merchant, mode, status) index reads one range at the cursor. A creation-time
+ * window holding few Payments is read through the creation-time indexes and sorted instead: walking
+ * `seq` to a window far in the past would first pass every newer Payment.
+ */
+async function pagingIndexes(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<string[]> {
+  const statuses = new Set(query.statusFilters?.flatMap((filter) => filter.statuses) ?? []);
+  if ((query.createdGte !== undefined || query.createdLt !== undefined) && await windowHoldsFew(manager, scope, query)) {
+    return statuses.size ? ['idx_payments_scope_status_created', 'idx_payments_scope_created'] : ['idx_payments_scope_created'];
   }
-  const direction = backward ? 'ASC' : 'DESC';
-  qb.orderBy('p.created_at', direction).addOrderBy(id, direction).limit(query.limit + 1);
-  const rows = await qb.getMany();
-  const hasMore = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backward) page.reverse();
-  const refunds = page.length
-    ? await manager.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: page.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
-    : [];
-  return { data: page.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id))), hasMore };
+  if (statuses.size === 1) return ['idx_payments_scope_status'];
+  // Several statuses: MariaDB chooses between walking `seq` (common statuses) and sorting the few Payments of rare ones.
+  return statuses.size ? ['idx_payments_scope', 'idx_payments_scope_status'] : ['idx_payments_scope'];
+}
+
+/** Whether the creation-time window holds at most FEW_IN_WINDOW of the scope's Payments (counted in its index, up to that). */
+async function windowHoldsFew(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<boolean> {
+  const window = manager.getRepository(Payment).createQueryBuilder('p').select('1').useIndex('idx_payments_scope_created');
+  applyScopeAndFilters(window, scope, { ...query, statusFilters: undefined });
+  const [sql, params] = window.limit(FEW_IN_WINDOW + 1).getQueryAndParameters();
+  const [counted] = (await manager.query(`SELECT COUNT(*) AS n FROM (${sql}) w`, params)) as Array<{ n: number | string }>;
+  return Number(counted?.n ?? 0) <= FEW_IN_WINDOW;
 }

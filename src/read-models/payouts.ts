@@ -1,5 +1,5 @@
 // The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
-import { Brackets, In, LessThan, type DataSource, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, LessThan, type DataSource, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
@@ -8,6 +8,7 @@ import { LIKE_ESCAPE, payoutSearchText, type PayoutSearch } from '../domain/payo
 import type { Scope } from './payments';
 import { isMysql } from '../db/dialect';
 import { isDuplicateKeyError } from '../db/errors';
+import { cutPage, pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound, type SeqPage } from './seq-pages';
 import { createdWindowHours, findScopeId, gramPayoutCount, groupedPayoutCount, indexNewPayout, isGramSearch, regroupPayout, scopePayoutCount, suffixRange, type CreatedWindow } from './payout-search-index';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
@@ -125,7 +126,7 @@ export interface PayoutListQuery {
 
 export type PayoutListResult =
   | { data: PayoutView[]; hasMore: boolean; totalCount: number }
-  | { cursorNotFound: 'starting_after' | 'ending_before' };
+  | CursorNotFound;
 
 /** Up to this many matches, a page sorts them all rather than walking the `seq` order. */
 const FEW_MATCHES = 100_000;
@@ -192,7 +193,7 @@ async function countCreatedRanges(dataSource: DataSource, scope: Scope, ranges: 
  * with a wide range MariaDB otherwise reads the (merchant, mode) ref from its end and tests every
  * newer row (0.86 s instead of 6 ms for a week at a million payouts).
  */
-async function pageInSeqRange(dataSource: DataSource, scope: Scope, window: CreatedWindow, range: { from: number; to: number }, page: PageWindow): Promise<number[]> {
+async function pageInSeqRange(dataSource: DataSource, scope: Scope, window: CreatedWindow, range: { from: number; to: number }, page: SeqPage): Promise<number[]> {
   const conditions = ['merchant_id = ?', 'livemode = ?', 'seq >= ?', 'seq <= ?'];
   const params: unknown[] = [scope.merchantId, scope.livemode ? 1 : 0, range.from, range.to];
   if (window.gte !== undefined) { conditions.push('created_at >= ?'); params.push(window.gte); }
@@ -287,26 +288,18 @@ function searchMatches(scopeId: number | null, scope: Scope, search: PayoutSearc
   return branches.length ? { sql: branches.join(' UNION '), params } : null;
 }
 
-interface PageWindow {
-  /** `seq < :cursor` forwards, `seq > :cursor` backwards, or none on the first page. */
-  cursor: { condition: string; seq: number } | null;
-  direction: 'ASC' | 'DESC';
-  limit: number;
-}
-
 /** A query's page of `seq`s (column `<alias>.seq`): past the cursor, in order, one more than the limit for has_more. */
-async function pageSeqs(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: PageWindow): Promise<number[]> {
+async function pageSeqs(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: SeqPage): Promise<number[]> {
   return (await pageOf<{ seq: string | number }>(query, alias, page)).map((r) => Number(r.seq));
 }
 
 /** A query's page of raw rows, by its column `<alias>.seq`, as pageSeqs cuts it. */
-function pageOf<T>(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: PageWindow): Promise<T[]> {
-  if (page.cursor) query.andWhere(`${alias}.${page.cursor.condition}`, { cursor: page.cursor.seq });
-  return query.orderBy(`${alias}.seq`, page.direction).limit(page.limit + 1).getRawMany<T>();
+function pageOf<T>(query: SelectQueryBuilder<ObjectLiteral>, alias: string, page: SeqPage): Promise<T[]> {
+  return cutPage(query, alias, page).getRawMany<T>();
 }
 
 /** The page's `seq`s from a search's match list (searchMatches). */
-function pageOfMatches(dataSource: DataSource, matches: { sql: string; params: Record<string, unknown> }, page: PageWindow): Promise<number[]> {
+function pageOfMatches(dataSource: DataSource, matches: { sql: string; params: Record<string, unknown> }, page: SeqPage): Promise<number[]> {
   return pageSeqs(dataSource.createQueryBuilder().select('m.seq', 'seq').from(`(${matches.sql})`, 'm').setParameters(matches.params), 'm', page);
 }
 
@@ -321,19 +314,8 @@ function pageOfMatches(dataSource: DataSource, matches: { sql: string; params: R
  */
 export async function listPayouts(dataSource: DataSource, scope: Scope, query: PayoutListQuery): Promise<PayoutListResult> {
   const repo = dataSource.getRepository(Payout);
-  const cursorId = query.startingAfter ?? query.endingBefore;
-  let cursorSeq: number | null = null;
-  if (cursorId !== undefined) {
-    const cursor = await repo.findOne({ select: { seq: true }, where: { id: cursorId, merchant_id: scope.merchantId, livemode: scope.livemode } });
-    if (!cursor) return { cursorNotFound: query.startingAfter !== undefined ? 'starting_after' : 'ending_before' };
-    cursorSeq = cursor.seq;
-  }
-  const backward = query.endingBefore !== undefined;
-  const pageWindow: PageWindow = {
-    cursor: cursorSeq === null ? null : { condition: backward ? 'seq > :cursor' : 'seq < :cursor', seq: cursorSeq },
-    direction: backward ? 'ASC' : 'DESC',
-    limit: query.limit,
-  };
+  const pageWindow = await seqPageOf(repo, scope, query);
+  if ('cursorNotFound' in pageWindow) return pageWindow;
   const { search, ...rest } = query.filters;
   const structured = hasStructuredFilters(query.filters);
 
@@ -400,17 +382,13 @@ export async function listPayouts(dataSource: DataSource, scope: Scope, query: P
       seqs = await pageSeqs(matching, 'p', pageWindow);
     }
   }
-  return pageOfRows(repo, seqs, query.limit, backward, totalCount);
+  return pageOfRows(repo, seqs, pageWindow, totalCount);
 }
 
 /** The page's rows by primary key: the queries that chose it only read `seq`, so they stay in an index. */
-async function pageOfRows(repo: Repository<PayoutRow>, seqs: number[], limit: number, backward: boolean, totalCount: number): Promise<PayoutListResult> {
-  const bySeq = new Map((seqs.length ? await repo.find({ where: { seq: In(seqs) } }) : []).map((row) => [Number(row.seq), row]));
-  const rows = seqs.map((seq) => bySeq.get(seq)).filter((row): row is PayoutRow => row !== undefined);
-  const hasMore = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (backward) page.reverse();
-  return { data: page.map(rowToPayout), hasMore, totalCount };
+async function pageOfRows(repo: Repository<PayoutRow>, seqs: number[], page: SeqPage, totalCount: number): Promise<PayoutListResult> {
+  const { rows, hasMore } = pageRows(await rowsInSeqOrder(repo, seqs), page);
+  return { data: rows.map(rowToPayout), hasMore, totalCount };
 }
 
 /**
@@ -418,7 +396,7 @@ async function pageOfRows(repo: Repository<PayoutRow>, seqs: number[], limit: nu
  * the count is a window over the query's rows, the page is cut from them. An empty page (a cursor
  * past the last row) carries no count: null.
  */
-async function countedPage(dataSource: DataSource, query: SelectQueryBuilder<PayoutRow>, page: PageWindow): Promise<{ seqs: number[]; totalCount: number | null }> {
+async function countedPage(dataSource: DataSource, query: SelectQueryBuilder<PayoutRow>, page: SeqPage): Promise<{ seqs: number[]; totalCount: number | null }> {
   const counted = query.clone().addSelect('COUNT(*) OVER ()', 'total');
   const outer = dataSource.createQueryBuilder().select('x.seq', 'seq').addSelect('x.total', 'total')
     .from(`(${counted.getQuery()})`, 'x').setParameters(counted.getParameters());

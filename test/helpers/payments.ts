@@ -1,5 +1,6 @@
 // Small assertions and shortcuts shared by the Payment integration tests.
 import type { RunningApi } from '../../src/api/server';
+import { emptyTransitions, type PaymentView } from '../../src/domain/payment';
 import { call, directPaymentBody, eventually, type CallResult } from './api';
 
 export const REQUEST_ID = /^req_[A-Za-z0-9]{24}$/;
@@ -46,3 +47,15 @@ export async function boundPaymentId(api: RunningApi, idempotencyKey: string): P
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A Payment as its workflow projects it, for read-model tests: SUCCEEDED, no card, no refunds. */
+export function projectedPayment(merchantId: string, id: string, overrides: Partial<PaymentView> = {}): PaymentView {
+  return {
+    id, merchant_id: merchantId, livemode: false, amount: 1000, currency: 'EUR', status: 'SUCCEEDED', integration_type: 'DIRECT',
+    merchant_reference: null, description: null, card: null, billing_details: null, failure_code: null, failure_message: null,
+    amount_refunded: 0, amount_refundable: 1000, refunds: [], status_transitions: emptyTransitions(), next_action: null, refunded_at: null,
+    return_url: null, customer_ip_address: null, merchant_customer_id: null, metadata: null, customer: null, callback_url: null,
+    hosted_token: null, hosted_page_url: null, api_version: null, created_at: 1_800_000_000, updated_at: 1_800_000_000, version: 1,
+    ...overrides,
+  };
+}

