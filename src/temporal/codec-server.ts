@@ -68,7 +68,7 @@ function validSession(token: string, value: string | undefined): boolean {
   return sameSecret(match[2]!, sessionMac(token, Number(match[1])));
 }
 
-function fail(code: 'invalid_api_key' | 'actor_forbidden' | 'request_body_invalid' | 'parameter_invalid', message: string): never {
+function fail(code: 'invalid_api_key' | 'actor_forbidden' | 'request_body_invalid' | 'parameter_invalid' | 'resource_not_found', message: string): never {
   throw new ApiError(code, { message });
 }
 
@@ -151,7 +151,13 @@ export function createCodecApp(options: CodecServerOptions): Koa {
     } catch {
       fail('request_body_invalid', 'A payload is not in Temporal\'s JSON form.');
     }
-    const result = await codec[direction](payloads);
+    let result: Payload[];
+    try {
+      result = await codec[direction](payloads);
+    } catch (error) {
+      // A key missing from this server's ring (it names the key id) or a payload altered in storage.
+      fail('request_body_invalid', `A payload could not be decrypted: ${error instanceof Error ? error.message : String(error)}`);
+    }
     ctx.body = { payloads: result.map((p) => PayloadJson.toObject(PayloadJson.fromObject(p), { bytes: String })) };
   };
 
@@ -180,7 +186,7 @@ export function createCodecApp(options: CodecServerOptions): Koa {
   }
   app.use(router.routes());
   app.use(router.allowedMethods());
-  app.use((ctx) => { if (ctx.status === 404 && ctx.body === undefined) fail('parameter_invalid', `No codec route ${ctx.method} ${ctx.path}.`); });
+  app.use((ctx) => { if (ctx.status === 404 && ctx.body === undefined) fail('resource_not_found', `No codec route ${ctx.method} ${ctx.path}.`); });
   return app;
 }
 
