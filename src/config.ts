@@ -212,12 +212,12 @@ export function parseKeyRing(keysText: string, currentKeyId: string | undefined)
 function codecSettings(uiPort: number): Pick<Config, 'temporalCodec' | 'codecServer'> {
   return {
     // Off only for measurements (the bench); production refuses it (assertSecrets).
-    temporalCodec: bool('TEMPORAL_CODEC', true) ? parseKeyRing(str('TEMPORAL_CODEC_KEYS', DEV_CODEC_KEYS), process.env.TEMPORAL_CODEC_KEY_ID) : null,
+    temporalCodec: bool('TEMPORAL_CODEC', true) ? parseKeyRing(str('TEMPORAL_CODEC_KEYS', DEV_CODEC_KEYS), str('TEMPORAL_CODEC_KEY_ID', '')) : null,
     codecServer: {
       host: str('CODEC_HOST', '127.0.0.1'),
       port: int('CODEC_PORT', 3200),
       corsOrigins: str('CODEC_CORS_ORIGINS', `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`).split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
-      authToken: process.env.CODEC_AUTH_TOKEN || null,
+      authToken: str('CODEC_AUTH_TOKEN', '') || null,
     },
   };
 }

@@ -29,8 +29,9 @@ const SESSION_SECONDS = 8 * 3600;
 const PayloadJson = temporal.api.common.v1.Payload;
 
 const base64 = Joi.string().base64({ paddingRequired: false }).allow('');
+// Proto3 JSON: an empty list is left out, so the CLI sends `{}` for no payloads.
 const payloadsBody = Joi.object({
-  payloads: Joi.array().items(Joi.object({ metadata: Joi.object().pattern(/.*/, base64), data: base64, externalPayloads: Joi.array() })).max(100_000).required(),
+  payloads: Joi.array().items(Joi.object({ metadata: Joi.object().pattern(/.*/, base64), data: base64, externalPayloads: Joi.array() })).max(100_000).default([]),
 });
 
 export interface CodecServerOptions {
@@ -109,6 +110,7 @@ export function createCodecApp(options: CodecServerOptions): Koa {
     } catch (error) {
       const apiError = isApiError(error) ? error : new ApiError('internal_error', { message: 'The payloads could not be processed.' });
       if (!isApiError(error)) logger.warn({ err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'codec request failed');
+      else logger.info({ status: apiError.status, code: apiError.code, message: apiError.message, path: ctx.path }, 'codec request refused');
       ctx.status = apiError.status;
       ctx.body = { error: { code: apiError.code, message: apiError.message } };
     }

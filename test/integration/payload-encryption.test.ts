@@ -3,11 +3,14 @@
 // read raw from the server (payloads base64-decoded, nothing decrypted), hold none of it, while the
 // same histories decrypted with the key ring do. Then a key rotation: a run started under key 1
 // completes under key 2, replays and decodes with the ring.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { RunningApi } from '../../src/api/server';
 import type { CodecKeyRing } from '../../src/config';
 import { historyPayloads, replayHistories } from '../../src/replay/histories';
 import { keyIdOf } from '../../src/temporal/codec';
+import { temporalCliPath } from '../../src/temporal/dev-server';
 import { workflowBundle } from '../../workers/worker';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { waitForStatus } from '../helpers/payments';
@@ -33,6 +36,7 @@ const PERSONAL = {
   recipientLast: 'Thistlewood',
   payoutIp: '198.51.100.79',
 };
+const run = promisify(execFile);
 const EXP = `12/${String(new Date().getFullYear() + 2).slice(-2)}`;
 
 let api: RunningApi;
@@ -108,6 +112,20 @@ describe.each(['direct', 'hosted', 'refund', 'payout'])('the %s history', (name)
     expect([...new Set(payloads.map(keyIdOf))]).toEqual([TEST_ENV.codecKeys.currentKeyId]);
   });
 });
+
+it('`temporal workflow show` prints the decrypted history through the codec server, and ciphertext without it', async () => {
+  const { id } = workflows.direct!;
+  const show = async (...extra: string[]) => (await run(temporalCliPath(), [
+    'workflow', 'show', '--address', `127.0.0.1:${TEST_ENV.temporalPort}`, '--workflow-id', id, '--detailed', ...extra,
+  ], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024, timeout: 30_000 })).stdout;
+  const raw = await show();
+  expect(raw).toContain(id);
+  for (const value of workflows.direct!.personal) expect(raw).not.toContain(value);
+  expect(raw).toContain(`metadata.encoding: ${Buffer.from('binary/encrypted').toString('base64')}`);
+  const decoded = await show('--codec-endpoint', `http://127.0.0.1:${TEST_ENV.codecPort}`);
+  expect(decoded).toContain(PERSONAL.holderName);
+  expect(decoded).toContain(PERSONAL.billingEmail);
+}, 90_000);
 
 describe('key rotation', () => {
   const keyEnv = (ring: CodecKeyRing) => ({
