@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mysql from 'mysql2/promise';
 import { DataSource, type Logger } from 'typeorm';
 import { dataSourceOptions } from '../../src/db/data-source';
 import { migrate } from '../../src/db/migrate';
@@ -16,6 +15,7 @@ import type { CardBrand } from '../../src/domain/cards';
 import type { PayoutStatus, PayoutView } from '../../src/domain/payout';
 import { parsePayoutSearch } from '../../src/domain/payout-search';
 import { listPayouts, recordPayoutProjection, type PayoutFilters, type PayoutListQuery } from '../../src/read-models/payouts';
+import { dropMysqlDatabase } from '../helpers/mysql-database';
 import { TEST_ENV } from '../helpers/test-env';
 
 const HOUR = 3600;
@@ -100,16 +100,6 @@ class StatementRecorder implements Logger {
   logSchemaBuild(): void {}
   logMigration(): void {}
   log(): void {}
-}
-
-async function dropMysqlDatabase(url: string): Promise<void> {
-  const parsed = new URL(url);
-  const connection = await mysql.createConnection({ host: parsed.hostname, port: Number(parsed.port || 3306), user: parsed.username || 'root', password: parsed.password });
-  try {
-    await connection.query(`DROP DATABASE IF EXISTS \`${parsed.pathname.slice(1)}\``);
-  } finally {
-    await connection.end();
-  }
 }
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'payout-list-sql-')), 'payments.sqlite');
