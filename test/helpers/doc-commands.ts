@@ -100,6 +100,11 @@ export interface DocRunOptions {
   /** Exact text replacements applied to the commands (e.g. documented ports to free ones). */
   replace: Array<[string, string]>;
   logFile: string;
+  /**
+   * Where the script itself is kept for a look after a failure. Not next to the service logs: the
+   * documented commands hold test card numbers, and the log directory is scanned for them.
+   */
+  scriptFile: string;
   timeoutMs: number;
 }
 
@@ -109,7 +114,7 @@ export function runDocBlocks(blocks: DocBlock[], options: DocRunOptions): DocRun
   const run = blocks.filter((b) => b.skip === null);
   let script = ['exec 2>&1', 'set -euo pipefail', ...run.flatMap((b) => [`printf '\\n${MARK}%s\\n' ${b.line}`, b.code])].join('\n');
   for (const [from, to] of options.replace) script = script.split(from).join(to);
-  fs.writeFileSync(`${options.logFile}.sh`, `${script}\n`);
+  fs.writeFileSync(options.scriptFile, `${script}\n`);
   // detached: a process group of its own, so stop() also ends jobs the commands left in the background.
   const child = spawn('bash', ['-c', script], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
   let output = '';

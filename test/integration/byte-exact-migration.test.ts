@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, openDataSource } from '../../src/db/data-source';
 import { ensureDatabase } from '../../src/db/ensure-database';
@@ -13,6 +12,7 @@ import { migrate } from '../../src/db/migrate';
 import { MIGRATIONS } from '../../src/db/migrations';
 import { ByteExactIdentifiers1765300000000 } from '../../src/db/migrations/1765300000000-byte-exact-identifiers';
 import { TEST_ENV } from '../helpers/test-env';
+import { dropMysqlDatabase } from '../helpers/mysql-database';
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'byte-exact-migration-')), 'payments.sqlite');
 const ENGINES: Array<[string, string]> = [['MariaDB', `${TEST_ENV.databaseUrl}_upgrade`], ['SQLite', `sqlite:${sqliteFile}`]];
@@ -55,16 +55,6 @@ async function snapshot(dataSource: DataSource): Promise<Record<string, unknown[
   const result: Record<string, unknown[]> = {};
   for (const table of Object.keys(ROWS)) result[table] = (await dataSource.query(`SELECT * FROM ${table}`)) as unknown[];
   return result;
-}
-
-async function dropMysqlDatabase(url: string): Promise<void> {
-  const parsed = new URL(url);
-  const connection = await mysql.createConnection({ host: parsed.hostname, port: Number(parsed.port || 3306), user: parsed.username || 'root', password: parsed.password });
-  try {
-    await connection.query(`DROP DATABASE IF EXISTS \`${parsed.pathname.slice(1)}\``);
-  } finally {
-    await connection.end();
-  }
 }
 
 /** The columns of an index, in order. */

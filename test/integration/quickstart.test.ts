@@ -61,6 +61,7 @@ async function runDoc(name: string, blocks: DocBlock[], env: Record<string, stri
     env: { ...freshEnv, ...env },
     replace: [['localhost:3000', new URL(apiUrl).host], ['localhost:4000', `localhost:${hookPort}`], ['listen(4000)', `listen(${hookPort})`]],
     logFile: path.join(TEST_LOG_DIR, `quickstart-${name}.out`),
+    scriptFile: path.join(home, `${name}.sh`),
     timeoutMs: 90_000,
   });
   runs.push(run);
