@@ -6,8 +6,8 @@ import { migrate } from '../db/migrate';
 import { SecretBox } from '../vault/crypto';
 import { connectTemporal } from '../temporal/client';
 import { destinationPolicy } from '../webhooks/destination';
-import { startDelivery as startWebhookDelivery } from '../webhooks/start-delivery';
-import { AdminError, AdminOperations } from './operations';
+import { startDelivery as startWebhookDelivery } from '../temporal/start-delivery';
+import { AdminError, AdminOperations } from '../services/admin-operations';
 
 const USAGE = `usage:
   admin merchant create --name NAME [--currencies USD,EUR] [--default-version DATE] [--webhook-url URL] [--json]

@@ -3,7 +3,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { ApiError } from '../domain/errors';
-import type { Deps, RequestState } from './context';
+import type { RequestState } from './context';
+import type { Deps } from '../services/context';
 import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
 import { refuseTooManyHeaders } from './middleware/header-count';

@@ -9,8 +9,8 @@ import { SecretBox } from '../vault/crypto';
 import { TokenBuckets } from '../domain/rate-limit';
 import { every } from '../background/every';
 import { createApp } from './app';
-import type { Deps } from './context';
-import { IdempotencyStore } from './idempotency';
+import type { Deps } from '../services/context';
+import { IdempotencyStore } from '../services/idempotency';
 import { createHttpServer } from './transport';
 
 export interface RunningApi {

@@ -4,7 +4,7 @@
 // the lease of the request that took it. Against MariaDB.
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { IdempotencyStore, type IdempotencyScope } from '../../src/api/idempotency';
+import { IdempotencyStore, type IdempotencyScope } from '../../src/services/idempotency';
 import { openDataSource } from '../../src/db/data-source';
 import { ApiError } from '../../src/domain/errors';
 import { TEST_ENV } from '../helpers/test-env';

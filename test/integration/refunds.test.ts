@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { RunningApi } from '../../src/api/server';
-import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../src/temporal/search-attributes';
+import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../workflows/contracts/search-attributes';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 import { expectError } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, SANDBOX_URL, setSandboxFaults } from '../helpers/sandbox';

@@ -11,7 +11,7 @@ import { postJson } from '../../src/webhooks/http-post';
 import type { DeliverableEvent } from '../../src/webhooks/delivery';
 import { WebhookRelay } from '../../src/webhooks/relay';
 import { WebhookSecrets } from '../../src/webhooks/secrets';
-import { startDelivery } from '../../src/webhooks/start-delivery';
+import { startDelivery } from '../../src/temporal/start-delivery';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog } from '../helpers/processes';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';

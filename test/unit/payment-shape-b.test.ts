@@ -1,6 +1,6 @@
 // Shape B rules over the one Payment model: status mapping, decline codes, list filters, ids, and
 // the serializer's exact field set (spec 2.9, 3.4, 7.4; CONTRACT 1).
-import { serializePaymentB } from '../../src/api/serializers/payment-b';
+import { serializePaymentB } from '../../src/representations/payment-b';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
 import { emptyTransitions, PAYMENT_STATUSES, type PaymentView } from '../../src/domain/payment';
 import {

@@ -3,7 +3,7 @@
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { AppContext } from '../context';
-import { isKnownVersion, isWellFormedVersion, shapeOf, versionOf, type ApiVersion, type Shape } from '../versions';
+import { isKnownVersion, isWellFormedVersion, shapeOf, versionOf, type ApiVersion, type Shape } from '../../representations/versions';
 
 export function resolveVersion(fixedShape?: Shape) {
   return async (ctx: AppContext, next: Next): Promise<void> => {

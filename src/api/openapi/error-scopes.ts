@@ -2,7 +2,7 @@
 // CONTRACT's additions, in one table. Every operation's error responses are derived from it, and
 // `satisfies` makes a new catalogue code fail to compile until it is placed here.
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
-import type { Shape } from '../versions';
+import type { Shape } from '../../representations/versions';
 import type { OperationId, OperationSpec } from './operations';
 
 type Scope =

@@ -7,9 +7,9 @@ import { emptyTransitions, type PaymentView, type RefundView } from '../../domai
 import type { PayoutView } from '../../domain/payout';
 import type { RequestState } from '../context';
 import { errorBody } from '../errors';
-import { serializePaymentA, serializeRefundA } from '../serializers/payment-a';
-import { serializePayout } from '../serializers/payout';
-import type { Shape } from '../versions';
+import { serializePaymentA, serializeRefundA } from '../../representations/payment-a';
+import { serializePayout } from '../../representations/payout';
+import type { Shape } from '../../representations/versions';
 import type { ExampleObject } from './types';
 
 const BASE_URL = 'https://payments.example.com';

@@ -1,7 +1,7 @@
 // The one table of documented operations: what each does, who may call it, the shapes it speaks and
 // the component schemas of its request and responses. The OpenAPI document, its error lists and
 // the docs page are all derived from this table; a unit test holds it equal to the router.
-import type { Shape } from '../versions';
+import type { Shape } from '../../representations/versions';
 
 export type OperationId =
   | 'createPayment' | 'createHostedPayment' | 'listPayments' | 'retrievePayment'

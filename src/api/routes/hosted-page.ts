@@ -6,12 +6,13 @@
 // would need to know anyway. Cross-site POSTs that browsers label as such are refused as well.
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
-import { parseUrlEncodedForm } from '../../hosted-page/form';
-import { pageSecurityHeaders } from '../../hosted-page/html';
-import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../../hosted-page/pages';
-import { closedPaymentPage, crossSiteSubmissionPage, hostedPageOpen, notFoundPage, unavailablePage } from '../../hosted-page/states';
-import { HostedPaymentService, pageHeading, type Checkout } from '../../services/hosted-payments';
-import type { AppContext, AppRouter, Deps } from '../context';
+import { hostedPageOpen, parseUrlEncodedForm } from '../../domain/hosted-page';
+import { pageSecurityHeaders } from '../hosted-page/html';
+import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../hosted-page/pages';
+import { closedPaymentPage, crossSiteSubmissionPage, notFoundPage, pageHeading, unavailablePage } from '../hosted-page/states';
+import { HostedPaymentService, type Checkout } from '../../services/hosted-payments';
+import type { AppContext, AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { readBody, type BodyProblem } from '../request-body';
 
 const MAX_FORM_BYTES = 8 * 1024;

@@ -3,8 +3,8 @@
 import { PAYMENT_STATUSES, type PaymentStatus, type PaymentStatusFilter, type PaymentView } from '../domain/payment';
 import { isShapeBPaymentId, isShapeBStatus, SHAPE_B_STATUSES, statusFilterB } from '../domain/payment-shape-b';
 import { isId } from '../domain/ids';
-import { serializePaymentA } from './serializers/payment-a';
-import { serializePaymentB } from './serializers/payment-b';
+import { serializePaymentA } from './payment-a';
+import { serializePaymentB } from './payment-b';
 import type { Shape } from './versions';
 
 export interface PaymentShape {

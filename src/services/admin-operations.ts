@@ -4,7 +4,7 @@ import { ApiKey, Event, Merchant, WebhookAttempt, type MerchantRow } from '../db
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
-import { DEFAULT_VERSION, isKnownVersion } from '../api/versions';
+import { DEFAULT_VERSION, isKnownVersion } from '../representations/versions';
 import type { SecretBox } from '../vault/crypto';
 import { urlRefusal, type DestinationPolicy } from '../webhooks/destination';
 import { WebhookSecrets } from '../webhooks/secrets';
