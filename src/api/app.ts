@@ -21,7 +21,7 @@ import { registerRefundRoutes } from './routes/refunds';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
-  app.proxy = process.env.TRUST_PROXY === '1';
+  app.proxy = deps.config.trustProxy;
   const router = new Router<RequestState>();
 
   router.use(async (ctx, next) => {
