@@ -176,7 +176,7 @@ async function addToCreatedHour(manager: EntityManager, scopeId: number, created
     [scopeId, Math.floor(createdAt / CREATED_BUCKET_SECONDS), seq, seq]);
 }
 
-/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the migration's backfill and the bench seed. */
+/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the bench seed. */
 export async function backfillCreatedHours(manager: EntityManager, scopeId?: number): Promise<void> {
   const hour = isMysql(manager) ? `p.created_at DIV ${CREATED_BUCKET_SECONDS}` : `p.created_at / ${CREATED_BUCKET_SECONDS}`; // integer division
   await manager.query(`
@@ -242,7 +242,7 @@ export function gramCounts(searchTexts: Iterable<string>, counts = new Map<strin
   return counts;
 }
 
-/** Adds payouts to a scope's gram counts: used by the projection, the backfill and the bench seed. */
+/** Adds payouts to a scope's gram counts: used by the projection and the bench seed. */
 export async function addGramCounts(manager: EntityManager, scopeId: number, counts: Map<string, number>): Promise<void> {
   // Byte order, the primary key's order: concurrent writers of one scope lock the rows in one order
   // (they already queue on the scope's count row, this keeps it true without it).
@@ -285,7 +285,7 @@ export async function groupedPayoutCount(source: DataSource | EntityManager, mer
   return Number(rows[0]?.total ?? 0);
 }
 
-/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the backfills read. */
+/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the bench seed reads. */
 export async function forEachPayoutTextBatch(
   manager: EntityManager, scope: { merchantId: string; livemode: unknown }, batchSize: number,
   fn: (rows: Array<{ seq: number; searchText: string }>) => Promise<void> | void,
@@ -301,7 +301,7 @@ export async function forEachPayoutTextBatch(
   }
 }
 
-/** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */
+/** Inserts suffix rows (already present ones are kept): used by the projection. */
 export async function insertSuffixes(manager: EntityManager, scopeId: number, rows: Array<{ seq: number; searchText: string }>): Promise<void> {
   const values = rows.flatMap((row) => searchSuffixes(row.searchText).map(({ suffix, pos }) => [scopeId, suffix, row.seq, pos]));
   const ignore = isMysql(manager) ? 'INSERT IGNORE' : 'INSERT OR IGNORE';

@@ -3,7 +3,7 @@
 // hours and paged inside the `seq` range they hold (src/read-models/payout-search-index.ts),
 // backfilled from existing rows.
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { backfillCreatedHours } from '../../read-models/payout-search-index';
+import { backfillCreatedHours } from './helpers/payout-search';
 
 export class PayoutCreatedHours1765000000000 implements MigrationInterface {
   name = 'PayoutCreatedHours1765000000000';

@@ -4,7 +4,7 @@
 // operation (their fingerprints are unchanged); a claim whose key the other shape already holds
 // stays where it is and expires.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { isMysql } from '../dialect';
+import { isMysql } from './helpers/dialect';
 
 const MOVES: Array<[from: string, to: string]> = [
   ['payments.create_b', 'payments.create'],
