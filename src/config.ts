@@ -15,7 +15,8 @@ function str(name: string, fallback: string): string {
   return raw === undefined || raw === '' ? fallback : raw;
 }
 
-// Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of production.
+// Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of
+// production.
 const DEV_VAULT_KEY = '0'.repeat(64);
 const DEV_NOTIFY_SECRET = 'sandbox-dev-secret';
 
@@ -50,7 +51,7 @@ export interface Config {
   idempotencyLeaseMs: number;
   refundWindowSeconds: number;
   maxBodyBytes: number;
-  /** A webhook attempt that has no answer after this counts as failed (CONTRACT 10: 10 s). */
+  /** A webhook attempt that has no answer after this counts as failed (docs/webhooks.md: 10 s). */
   webhookAttemptTimeoutMs: number;
   /** First retry delay of a failed webhook; it doubles up to an hour, for up to 3 days. */
   webhookInitialRetrySeconds: number;

@@ -1,4 +1,5 @@
-// `npm run admin -- ...`: the operator command of CONTRACT 5. Prints JSON with --json.
+// `npm run admin -- ...`: the operator command (docs/operations.md, "Merchants and keys"). Prints
+// JSON with --json.
 import { parseArgs } from 'node:util';
 import { assertSecrets, config } from '../config';
 import { openDataSource } from '../db/data-source';

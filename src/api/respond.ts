@@ -6,7 +6,10 @@ import type { Deps } from '../services/context';
 import { IdempotencyStore } from '../services/idempotency';
 
 export interface IdempotentCreate {
-  /** What a key is scoped to (CONTRACT 3): the endpoint's operation, in whichever shape it is asked. */
+  /**
+   * What a key is scoped to (docs/api-reference.md, "Idempotency"): the endpoint's operation, in
+   * whichever shape it is asked.
+   */
   operation: string;
   /**
    * The name the fingerprint gives the identity, when a shape has its own identity fields (Shape B's

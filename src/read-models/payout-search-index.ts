@@ -1,15 +1,16 @@
 // The payout search index and the per-scope payout count, so that a list stays an index range
 // scan at a million payouts per merchant (bench/REPORT.md shows the plans).
 //
-// Search: spec 4.7 wants a literal, case-insensitive substring match over the payout id, the
-// merchant reference and the recipient names. `search_text` keeps those fields lowercased, one
-// per line. For every character position of every field we store the suffix starting there, cut
-// to SUFFIX_CHARS characters and at the field's end, as UTF-8 bytes, with its position: a text
-// occurs in a field exactly when it is a prefix of one of the field's suffixes, so a search is one
-// range scan on (scope, suffix) - no wildcard, no full scan, and `%` or `_` are ordinary bytes. A search longer
-// than SUFFIX_CHARS uses its first SUFFIX_CHARS characters for the range and the `search_text`
-// LIKE to confirm the (few) candidates. Bytes are compared as bytes (VARBINARY / BLOB), so there
-// is no collation padding or folding: lowercasing is the only normalization, as before.
+// Search: a literal, case-insensitive substring match over the payout id, the merchant reference
+// and the recipient names (docs/api-reference.md, "Lists"). `search_text` keeps those fields
+// lowercased, one per line. For every character position of every field we store
+// the suffix starting there, cut to SUFFIX_CHARS characters and at the field's end, as UTF-8 bytes,
+// with its position: a text occurs in a field exactly when it is a prefix of one of the field's
+// suffixes, so a search is one range scan on (scope, suffix) - no wildcard, no full scan, and `%`
+// or `_` are ordinary bytes. A search longer than SUFFIX_CHARS uses its first SUFFIX_CHARS
+// characters for the range and the `search_text` LIKE to confirm the (few) candidates. Bytes are
+// compared as bytes (VARBINARY / BLOB), so there is no collation padding or folding: lowercasing is
+// the only normalization, as before.
 //
 // Count: `payout_scopes` keeps one row per (merchant, mode) with its payout count, written in the
 // transaction that inserts the payout row, so an unfiltered list's total_count is one row read.

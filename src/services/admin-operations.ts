@@ -1,4 +1,5 @@
-// Operator operations on merchants and keys (CONTRACT 5). The CLI in cli.ts is a thin shell on these.
+// Operator operations on merchants and keys (docs/operations.md, "Merchants and keys"). The CLI in
+// cli.ts is a thin shell on these.
 import type { DataSource } from 'typeorm';
 import { ApiKey, Event, Merchant, WebhookAttempt, type MerchantRow } from '../db/entities';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';

@@ -1,4 +1,5 @@
-// Business preconditions shared by create operations (CONTRACT 2 step 9, CONTRACT 4 and 5).
+// Business preconditions shared by create operations (docs/api-reference.md, "Money and bounds" and
+// "Merchants, keys and modes").
 import type { AuthContext } from './context';
 import type { Config } from '../config';
 import { ApiError } from '../domain/errors';

@@ -1,5 +1,5 @@
-// Creating Refunds (spec 4.5, CONTRACT 8): business rules on the read model, then the `refund`
-// update on the parent PaymentWorkflow, which alone decides the refundable balance.
+// Creating Refunds (docs/api-reference.md, "Refunds"): business rules on the read model, then the
+// `refund` update on the parent PaymentWorkflow, which alone decides the refundable balance.
 import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { isId } from '../domain/ids';

@@ -244,7 +244,7 @@ describe('errors', () => {
     }
   });
 
-  it('spec 7.2 examples: payouts and payments answer their specific codes', () => {
+  it('catalogue examples: payouts and payments answer their specific codes', () => {
     const codesOf = (path: string, method: string, status: string) => document.paths[path]![method]!.responses[status]!['x-error-codes'];
     expect(codesOf('/v1/payouts', 'post', '422')).toEqual(['currency_not_supported', 'invalid_card', 'merchant_not_provisioned', 'unsupported_card']);
     expect(codesOf('/v1/payments', 'post', '429')).toEqual(['rate_limit_exceeded']);

@@ -1,4 +1,5 @@
-// Bearer API key authentication (spec 5, CONTRACT 5). Every failure is the same 401.
+// Bearer API key authentication (docs/api-reference.md, "Merchants, keys and modes"). Every failure
+// is the same 401.
 import type { Next } from 'koa';
 import { hashApiKey, parseApiKey } from '../../domain/api-keys';
 import { ApiError } from '../../domain/errors';

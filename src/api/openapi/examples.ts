@@ -1,5 +1,6 @@
 // Request and response examples. Shape A bodies and error envelopes come from the real serializers
-// and `errorBody`, so they look exactly like answers; Shape B bodies are written from the spec. A
+// and `errorBody`, so they look exactly like answers; Shape B bodies are written by hand
+// (docs/shape-b.md). A
 // unit test validates every example against the schema it illustrates.
 import { ApiError, type ErrorCode } from '../../domain/errors';
 import { failureMessage } from '../../domain/failure-codes';

@@ -44,10 +44,10 @@ export interface OperationSpec {
   authenticated: boolean;
   /** A create: `Idempotency-Key` required; 2xx answers are saved and replayed. */
   create: boolean;
-  /** Shapes spoken; two means the request's `Service-Version` decides (CONTRACT 1). */
+  /** Shapes spoken; two means the request's `Service-Version` decides. */
   shapes: readonly Shape[];
   /**
-   * False: part of the interface (spec) but not routed by this version of the service, which
+   * False: part of the interface but not routed by this version of the service, which
    * answers `404 resource_not_found` for it. The router test keeps this flag honest.
    */
   served: boolean;

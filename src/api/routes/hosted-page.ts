@@ -1,4 +1,4 @@
-// The Hosted Payment Page for shoppers' browsers (CONTRACT 6): GET shows the card form of the
+// The Hosted Payment Page for shoppers' browsers (docs/hosted-page.md): GET shows the card form of the
 // Payment behind a hosted token, POST takes the card. Plain HTML forms, no JavaScript, no cookies.
 //
 // No separate CSRF token: the page keeps no session or cookie a forged request could ride on, and

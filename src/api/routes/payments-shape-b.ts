@@ -1,5 +1,5 @@
-// Shape B (Service-Version 2024-06-01) Payment creates and the Shape B refund (spec 4.1 variant,
-// 4.2 Shape B body, 4.6, 7.4; CONTRACT 1 and 8). Thin: parse, delegate, serialize. The creates are
+// Shape B (Service-Version 2024-06-01) Payment creates and the Shape B refund (docs/shape-b.md).
+// Thin: parse, delegate, serialize. The creates are
 // reached from the shared payment routes when the request's shape is B; the refund is Shape B only.
 import { ApiError } from '../../domain/errors';
 import type { BillingDetails, PaymentView } from '../../domain/payment';
@@ -60,7 +60,8 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
         identityName: 'payments.create_b',
         objectKind: 'payment',
         retentionSeconds,
-        // Card fields are not part of the identity, as in Shape A (spec 8.2 rule 5).
+        // Card fields are not part of the identity, as in Shape A (docs/api-reference.md,
+        // "Idempotency").
         identity: { amount: request.amount, currency: request.currency },
         create: async (paymentId, retry) => answerDirect(await service.createDirect(auth, {
           amount: request.amount,
@@ -112,7 +113,7 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
   };
 }
 
-/** `POST /v1/payments/{id}/refund`: always Shape B, a full refund of what remains (CONTRACT 8). */
+/** `POST /v1/payments/{id}/refund`: always Shape B, a full refund of what remains. */
 export function registerShapeBRefundRoute(router: AppRouter, deps: Deps): void {
   const service = new ShapeBPaymentService(deps);
 

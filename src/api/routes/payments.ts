@@ -23,7 +23,10 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const auth = authenticate(deps);
   const shapeB = shapeBPaymentHandlers(deps);
 
-  /** One Shape A create for both integration types: only the identity's currency differs (spec 8.2). */
+  /**
+   * One Shape A create for both integration types: only the identity's currency differs
+   * (docs/api-reference.md, "Idempotency").
+   */
   async function createPaymentA(ctx: AppContext, integrationType: IntegrationType, request: PaymentRequestA): Promise<void> {
     const direct = integrationType === 'DIRECT';
     await respondIdempotently(ctx, deps, {

@@ -1,5 +1,5 @@
-// Payout operations (spec 4.7, CONTRACT 9): submit, retrieve and list. Shape A only (CONTRACT 1).
-// Thin: parse, delegate, serialize.
+// Payout operations (docs/api-reference.md, "Payouts" and "Lists"): submit, retrieve and list.
+// Shape A only. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { normalizeCurrency } from '../../domain/money';
@@ -48,7 +48,8 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
     await respondIdempotently(ctx, deps, {
       operation: 'payouts.create',
       objectKind: 'payout',
-      // Spec 8.2: parsed values, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1`, or `es` and `ES`, are one request.
+      // Parsed values (docs/api-reference.md, "Idempotency"), so `2001:DB8::1` and
+      // `2001:db8:0:0:0:0:0:1`, or `es` and `ES`, are one request.
       identity: {
         amount: request.amount,
         currency: normalizeCurrency(request.currency),

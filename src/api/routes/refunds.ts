@@ -1,5 +1,5 @@
-// POST /v1/refunds (spec 4.5): an update on the parent PaymentWorkflow, which owns the balance.
-// Shape A only (CONTRACT 1), whatever the version asked for.
+// POST /v1/refunds (docs/api-reference.md, "Refunds"): an update on the parent PaymentWorkflow,
+// which owns the balance. Shape A only, whatever the version asked for.
 import { RefundService } from '../../services/refunds';
 import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
