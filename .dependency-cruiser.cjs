@@ -8,7 +8,8 @@
 //   below them     src/representations, src/temporal, src/config.ts, and the data access and
 //                  support layers (read models, db, vault, provider client, webhooks, ...)
 //   domain         src/domain: pure
-// Migrations (src/db/migrations) are frozen: they import only typeorm, node builtins and each other.
+// Migrations (src/db/migrations) are frozen: they import only typeorm, node builtins and the frozen
+// helpers beside them.
 
 const ENTRY_POINTS = {
   api: '^src/api/',

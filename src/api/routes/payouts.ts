@@ -5,7 +5,7 @@ import { isId } from '../../domain/ids';
 import { normalizeCurrency } from '../../domain/money';
 import { parsePayoutSearch } from '../../domain/payout-search';
 import { canonicalIp, destinationDigest, PayoutService, type PayoutListQuery } from '../../services/payouts';
-import { authOf, type AppContext, type AppRouter } from '../context';
+import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
