@@ -1,5 +1,6 @@
-// Where card data must never be found (CONTRACT 12, DESIGN 5): every table of the test database,
-// every log file of the test run, and Temporal workflow histories with their payloads decoded.
+// Where card data must never be found (docs/architecture.md, "Card data"): every table of the test
+// database, every log file of the test run, and Temporal workflow histories with their payloads
+// decoded.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';

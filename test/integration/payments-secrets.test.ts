@@ -1,5 +1,6 @@
-// No card number or CVC in the database, the logs or the workflow histories (CONTRACT 12):
-// payments of every kind run through with a distinctive CVC, then everything is dumped and scanned.
+// No card number or CVC in the database, the logs or the workflow histories (docs/architecture.md,
+// "Card data"): payments of every kind run through with a distinctive CVC, then everything is
+// dumped and scanned.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, directPaymentBody, startTestApi, type TestMerchant } from '../helpers/api';

@@ -1,4 +1,4 @@
-// Shape A response schemas (spec 2.1-2.7, CONTRACT 9 and 11) exactly as the serializers emit them,
+// Shape A response schemas exactly as the serializers emit them,
 // and both error envelopes as `errorBody` emits them. Strict (`additionalProperties: false`, every
 // emitted field required) so that validating real responses catches any drift.
 import type { CardBrand } from '../../domain/cards';
@@ -88,7 +88,7 @@ function paymentSchemas(): Record<string, JsonSchema> {
     livemode: { type: 'boolean', description: 'False for a test-mode (sandbox) Payment.' },
     next_action: nullable(schemaRef('NextAction'), 'Set exactly when `status` is `REQUIRES_ACTION`; `null` otherwise.'),
   });
-  // next_action accompanies REQUIRES_ACTION and nothing else (spec 2.4, 3.1).
+  // next_action accompanies REQUIRES_ACTION and nothing else.
   payment.if = partial({ status: { const: 'REQUIRES_ACTION' } });
   payment.then = partial({ next_action: schemaRef('NextAction') });
   payment.else = partial({ next_action: { type: 'null' } });

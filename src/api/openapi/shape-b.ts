@@ -1,5 +1,5 @@
-// Shape B (Service-Version 2024-06-01) request and payment schemas, written from spec 2.9, 4.1, 4.2
-// and CONTRACT 1, because this version of the service has no Shape B joi schemas or serializers to
+// Shape B (Service-Version 2024-06-01) request and payment schemas, written by hand from
+// docs/shape-b.md, because this version of the service has no Shape B joi schemas or serializers to
 // generate them from. When those exist, generate the requests from the joi schemas as Shape A's are.
 import { MAX_AMOUNT } from '../../domain/money';
 import { SHAPE_B_DECLINE_CODES } from '../../domain/payment-shape-b';
