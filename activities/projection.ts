@@ -4,8 +4,9 @@
 // (workflows/projection.ts).
 import { recordPaymentProjection } from '../src/read-models/payments';
 import { recordPayoutProjection } from '../src/read-models/payouts';
+import type { EventSubject, PendingEvent } from '../src/domain/events';
 import type { ActivityDeps } from './deps';
-import { publishEvents, type EventSubject, type PendingEvent } from './webhooks';
+import { publishEvents } from './webhooks';
 
 /** An object with a read model, as its workflow holds it. */
 export type ProjectedObject = Extract<EventSubject, { kind: 'payment' | 'payout' }>;

@@ -4,46 +4,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Event } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
-import { serializePaymentA, serializeRefundA } from '../src/api/serializers/payment-a';
-import { serializePaymentB } from '../src/api/serializers/payment-b';
-import type { PaymentView, RefundView } from '../src/domain/payment';
-import type { PayoutView } from '../src/domain/payout';
-import { serializePayout } from '../src/api/serializers/payout';
-import type { EventType } from '../src/webhooks/event-types';
+import type { PendingEvent } from '../src/domain/events';
+import { eventBody } from '../src/representations/event-body';
 import { attemptDelivery } from '../src/webhooks/delivery';
 import type { DeliveryInput, DeliveryResult } from '../workflows/contracts/webhook-delivery';
 import type { ActivityDeps } from './deps';
-
-export type EventSubject =
-  | { kind: 'payment'; payment: PaymentView }
-  | { kind: 'refund'; refund: RefundView; livemode: boolean }
-  | { kind: 'payout'; payout: PayoutView };
-
-export interface PendingEvent {
-  id: string;
-  type: EventType;
-  merchantId: string;
-  livemode: boolean;
-  objectId: string;
-  createdAt: number;
-  subject: EventSubject;
-  /** A Shape B `callback_url`: the event goes there instead of the webhook URL, its body the Shape B payment. */
-  callbackUrl?: string;
-}
-
-/** The exact body delivered: the event envelope with a Shape A snapshot, or for a callback the Shape B payment. */
-function eventBody(event: PendingEvent): string {
-  if (event.callbackUrl && event.subject.kind === 'payment') return JSON.stringify(serializePaymentB(event.subject.payment));
-  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, livemode: event.livemode, data: { object: snapshot(event.subject) } });
-}
-
-function snapshot(subject: EventSubject): Record<string, unknown> {
-  switch (subject.kind) {
-    case 'payment': return serializePaymentA(subject.payment);
-    case 'refund': return serializeRefundA(subject.refund, subject.livemode);
-    case 'payout': return serializePayout(subject.payout);
-  }
-}
 
 /** Records events (idempotent by id) and hands each new one to the relay for its first attempt. */
 export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, TEMPORAL_SECRETS, assertSecrets, config, portOf } from '../src/config';
+import { DATA_DIR, PROJECT_ROOT, TEMPORAL_SECRETS, assertSecrets, config, devServicesToStart, portOf } from '../src/config';
 import { databaseKind } from '../src/db/data-source';
 import { migrate } from '../src/db/migrate';
 import { startApi } from '../src/api/server';
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const cfg = config();
   const logger = createLogger('dev', cfg.logLevel);
   const stops: Array<() => Promise<void>> = [];
+  const start = devServicesToStart();
 
   if (databaseKind(cfg.databaseUrl) === 'mysql') {
     execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'ensure-mariadb.sh'), cfg.databaseUrl], { stdio: 'inherit' });
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     stops.push(() => running.close());
   }
   let temporal: DevServer | null = null;
-  if (!process.env.TEMPORAL_ADDRESS) {
+  if (start.temporal) {
     // The HTTP API port is fixed so that webhooks can be kept off it (src/webhooks/destination.ts).
     temporal = await startDevServer({
       port: portOf(cfg.temporalAddress), uiPort: cfg.temporalUiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log'),
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
 
   // The sandbox's control endpoints (/_sandbox/*) take this bearer token: one per run unless set.
   let controlToken: string | null = null;
-  if (!process.env.SANDBOX_URL) {
+  if (start.sandbox) {
     controlToken = cfg.sandboxControlToken ?? randomBytes(24).toString('base64url');
     const sandbox = await startSandbox({ port: cfg.sandboxPort, settleMs: cfg.sandboxSettleMs, notifySecret: cfg.sandboxNotifySecret, controlToken });
     stops.push(() => sandbox.close());

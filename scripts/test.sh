@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: provides what the suite needs (Temporal CLI build, MariaDB), type-checks, then runs
-# the unit and integration tests against real services. The unit tests include the OpenAPI lint
+# `npm test`: provides what the suite needs (Temporal CLI build, MariaDB), type-checks, checks the
+# layering (.dependency-cruiser.cjs, docs/architecture.md "Layers"), then runs the unit and
+# integration tests against real services. The unit tests include the OpenAPI lint
 # (test/unit/openapi-lint.test.ts) and the generated-client check (test/unit/openapi-client.test.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,4 +13,5 @@ node -e 'const fs = require("fs"); const p = require("./package.json");
 bash scripts/temporal-cli.sh >/dev/null
 bash scripts/ensure-mariadb.sh "${TEST_DATABASE_URL:-mysql://root@127.0.0.1:3306/payments_test}"
 npx tsc --noEmit -p tsconfig.json
+npx depcruise src workflows activities workers scripts --config .dependency-cruiser.cjs
 npx jest --runInBand "$@"

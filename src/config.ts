@@ -1,4 +1,5 @@
-// All settings come from the environment (documented in docs/configuration.md). Read once.
+// All settings come from the environment (documented in docs/configuration.md), read here and
+// nowhere else (test/unit/config-only.test.ts). Read once.
 import path from 'node:path';
 
 function int(name: string, fallback: number): number {
@@ -14,7 +15,8 @@ function str(name: string, fallback: string): string {
   return raw === undefined || raw === '' ? fallback : raw;
 }
 
-// Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of production.
+// Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of
+// production.
 const DEV_VAULT_KEY = '0'.repeat(64);
 const DEV_NOTIFY_SECRET = 'sandbox-dev-secret';
 const DEV_CODEC_KEYS = `dev:${'de'.repeat(32)}`;
@@ -25,6 +27,10 @@ export const DATA_DIR = str('DATA_DIR', path.join(PROJECT_ROOT, '.data'));
 export interface Config {
   port: number;
   publicBaseUrl: string;
+  /** Whether PUBLIC_BASE_URL was given; if not, an API on port 0 (tests) points it at the port it bound. */
+  publicBaseUrlSet: boolean;
+  /** Whether to trust `X-Forwarded-*` from a reverse proxy (TRUST_PROXY=1). */
+  trustProxy: boolean;
   /** `mysql://...` for MySQL/MariaDB, or `sqlite:<file>` for the embedded default. */
   databaseUrl: string;
   temporalAddress: string;
@@ -46,7 +52,7 @@ export interface Config {
   idempotencyLeaseMs: number;
   refundWindowSeconds: number;
   maxBodyBytes: number;
-  /** A webhook attempt that has no answer after this counts as failed (CONTRACT 10: 10 s). */
+  /** A webhook attempt that has no answer after this counts as failed (docs/webhooks.md: 10 s). */
   webhookAttemptTimeoutMs: number;
   /** First retry delay of a failed webhook; it doubles up to an hour, for up to 3 days. */
   webhookInitialRetrySeconds: number;
@@ -62,6 +68,8 @@ export interface Config {
   apiMetricsPort: number | null;
   /** A worker's own `/metrics` (0 picks a free port). */
   workerMetricsPort: number;
+  /** Sticky workflow cache size of a worker. */
+  workerMaxCachedWorkflows: number;
   /** The Temporal SDK runtime's worker metrics, when set. */
   temporalMetricsPort: number | null;
   /** Web UI and HTTP API ports of the Temporal dev server that `npm start` runs. */
@@ -121,13 +129,15 @@ export function loadConfig(): Config {
   return {
     port,
     publicBaseUrl: str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
+    publicBaseUrlSet: Boolean(process.env.PUBLIC_BASE_URL),
+    trustProxy: process.env.TRUST_PROXY === '1',
     databaseUrl: str('DATABASE_URL', `sqlite:${path.join(DATA_DIR, 'payments.sqlite')}`),
     temporalAddress: str('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
     temporalNamespace: str('TEMPORAL_NAMESPACE', 'default'),
     taskQueue: str('TEMPORAL_TASK_QUEUE', 'payments'),
     sandboxUrl: str('SANDBOX_URL', `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, ''),
     sandboxPort,
-    sandboxNotifySecret: str('SANDBOX_NOTIFY_SECRET', DEV_NOTIFY_SECRET),
+    sandboxNotifySecret: sandboxNotifySecret(),
     liveProviderUrl: process.env.LIVE_PROVIDER_URL || null,
     vaultKeyHex: str('VAULT_KEY', DEV_VAULT_KEY),
     logLevel: str('LOG_LEVEL', 'info'),
@@ -180,11 +190,12 @@ function operationsSettings() {
   return {
     apiMetricsPort: optionalInt('API_METRICS_PORT'),
     workerMetricsPort: int('WORKER_METRICS_PORT', 9464),
+    workerMaxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
     temporalMetricsPort: optionalInt('TEMPORAL_METRICS_PORT'),
     temporalUiPort: int('TEMPORAL_UI_PORT', temporalPort + 1000),
     // Temporal's usual HTTP API port; the dev server would otherwise pick a random one.
     temporalHttpPort: int('TEMPORAL_HTTP_PORT', temporalPort + 10),
-    sandboxControlToken: process.env.SANDBOX_CONTROL_TOKEN || null,
+    sandboxControlToken: sandboxControlToken(),
     // Off by default in production: there loopback is the servers' own, not a developer's machine.
     webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', str('NODE_ENV', 'development') !== 'production'),
   };
@@ -219,6 +230,54 @@ function codecSettings(uiPort: number): Pick<Config, 'temporalCodec' | 'codecSer
       corsOrigins: str('CODEC_CORS_ORIGINS', `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`).split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
       authToken: str('CODEC_AUTH_TOKEN', '') || null,
     },
+  };
+}
+
+function sandboxNotifySecret(): string {
+  return str('SANDBOX_NOTIFY_SECRET', DEV_NOTIFY_SECRET);
+}
+
+function sandboxControlToken(): string | null {
+  return process.env.SANDBOX_CONTROL_TOKEN || null;
+}
+
+/** MySQL connection pool size of each process's DataSource (src/db/data-source.ts). */
+export function databasePoolSize(): number {
+  return Number(process.env.DATABASE_POOL_SIZE || 20);
+}
+
+/** Which services `npm start` runs itself: those whose address is not given. */
+export function devServicesToStart(): { temporal: boolean; sandbox: boolean } {
+  return { temporal: !process.env.TEMPORAL_ADDRESS, sandbox: !process.env.SANDBOX_URL };
+}
+
+function boundedInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}`);
+  }
+  return value;
+}
+
+/** Settings of the sandbox acquirer as its own process (`npm run sandbox`; src/provider/sandbox/README.md). */
+export interface SandboxConfig {
+  port: number;
+  settleMs: number;
+  /** Origin of its 3D Secure pages as a shopper's browser reaches them; unset: its own URL. */
+  publicUrl: string | undefined;
+  notifySecret: string;
+  controlToken: string | null;
+}
+
+export function sandboxConfig(): SandboxConfig {
+  return {
+    port: boundedInt('SANDBOX_PORT', 3100, 0, 65535),
+    settleMs: boundedInt('SANDBOX_SETTLE_MS', 1000, 0, 24 * 60 * 60 * 1000),
+    publicUrl: process.env.SANDBOX_PUBLIC_URL || undefined,
+    notifySecret: sandboxNotifySecret(),
+    controlToken: sandboxControlToken(),
   };
 }
 

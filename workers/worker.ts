@@ -67,10 +67,10 @@ export async function createActivityDeps(config: Config, metrics = new WorkerMet
   };
 }
 
-/** Capacity settings of a worker from the environment; the bench baseline worker uses the same. */
-export function workerTuning(): Pick<WorkerOptions, 'maxCachedWorkflows'> {
+/** Capacity settings of a worker; the bench baseline worker uses the same. */
+export function workerTuning(config: Pick<Config, 'workerMaxCachedWorkflows'>): Pick<WorkerOptions, 'maxCachedWorkflows'> {
   return {
-    maxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
+    maxCachedWorkflows: config.workerMaxCachedWorkflows,
   };
 }
 
@@ -101,7 +101,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     activities: {
       ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createProjectionActivities(deps), ...createWebhookActivities(deps),
     },
-    ...workerTuning(),
+    ...workerTuning(config),
   });
   const run = worker.run();
   deps.relay.start();

@@ -13,7 +13,7 @@ import type { PayoutActivities } from '../activities/payout';
 import { failureMessage } from '../src/domain/failure-codes';
 import { isTerminalPayoutStatus, nextPollInterval, pollDelayMs, type PayoutView, type PollHint } from '../src/domain/payout';
 import type { Lookup, PayoutAnswer } from '../src/provider/types';
-import { LastPolledAtKey, ObjectStatusKey, PollAttemptsKey } from '../src/temporal/search-attributes';
+import { LastPolledAtKey, ObjectStatusKey, PollAttemptsKey } from './contracts/search-attributes';
 import { payoutQuery, submitPayoutUpdate, type PayoutWorkflowFn } from './contracts/payout';
 import { nowSeconds, Projection } from './projection';
 import { orUnanswered } from './unanswered';

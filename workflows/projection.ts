@@ -6,8 +6,7 @@
 // server has accepted its workflow task and could publish state that never happened.
 import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
-import type { EventSubject, PendingEvent } from '../activities/webhooks';
-import { eventIdFromUuid, eventTypeFor } from '../src/webhooks/event-types';
+import { eventIdFromUuid, eventTypeFor, type EventSubject, type PendingEvent } from '../src/domain/events';
 import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 
 const { recordChange } = proxyActivities<ProjectionActivities>(BACKGROUND_ACTIVITY_OPTIONS);

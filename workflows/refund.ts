@@ -6,7 +6,7 @@ import { getExternalWorkflowHandle, proxyActivities, sleep, upsertSearchAttribut
 import type { PaymentActivities } from '../activities/payment';
 import type { FailureCode } from '../src/domain/failure-codes';
 import type { RefundStatus } from '../src/domain/refunds';
-import { ObjectStatusKey } from '../src/temporal/search-attributes';
+import { ObjectStatusKey } from './contracts/search-attributes';
 import { refundProgressSignal } from './contracts/payment';
 import type { RefundProgress, RefundWorkflowFn } from './contracts/refund';
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { config } from '../../src/config';
 import { connectTemporal } from '../../src/temporal/client';
 import { workerTuning } from '../../workers/worker';
 import { createBaselineActivities } from './activities';
@@ -25,7 +26,7 @@ async function runWorker(): Promise<void> {
     taskQueue,
     workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'workflows.ts'), logger: silent }),
     activities: createBaselineActivities(),
-    ...workerTuning(),
+    ...workerTuning(config()),
   });
   const stop = () => worker.shutdown();
   process.once('SIGINT', stop);

@@ -3,7 +3,7 @@
 // the projections write (same columns, same `search_text` rule); ids are pseudo-random base62-like
 // strings of the right shape so B-tree access patterns are realistic.
 import mysql from 'mysql2/promise';
-import { AdminOperations } from '../../src/admin/operations';
+import { AdminOperations } from '../../src/services/admin-operations';
 import { loadConfig } from '../../src/config';
 import { openDataSource } from '../../src/db/data-source';
 import { addGramCounts, backfillCreatedHours, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';

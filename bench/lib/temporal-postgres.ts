@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../src/temporal/search-attributes';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/contracts/search-attributes';
 import { PORTS, running } from './env';
 import { go, goInstall, toolCacheDir } from './go-tools';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, managed, type BenchProcess } from './processes';

@@ -1,4 +1,5 @@
-// `npm run admin -- ...`: the operator command of CONTRACT 5. Prints JSON with --json.
+// `npm run admin -- ...`: the operator command (docs/operations.md, "Merchants and keys"). Prints
+// JSON with --json.
 import { parseArgs } from 'node:util';
 import { TEMPORAL_SECRETS, assertSecrets, config } from '../config';
 import { openDataSource } from '../db/data-source';
@@ -6,8 +7,8 @@ import { migrate } from '../db/migrate';
 import { SecretBox } from '../vault/crypto';
 import { connectTemporal } from '../temporal/client';
 import { destinationPolicy } from '../webhooks/destination';
-import { startDelivery as startWebhookDelivery } from '../webhooks/start-delivery';
-import { AdminError, AdminOperations } from './operations';
+import { startDelivery as startWebhookDelivery } from '../temporal/start-delivery';
+import { AdminError, AdminOperations } from '../services/admin-operations';
 
 const USAGE = `usage:
   admin merchant create --name NAME [--currencies USD,EUR] [--default-version DATE] [--webhook-url URL] [--json]

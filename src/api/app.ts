@@ -3,7 +3,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { ApiError } from '../domain/errors';
-import type { Deps, RequestState } from './context';
+import type { RequestState } from './context';
+import type { Deps } from '../services/context';
 import { errorMiddleware } from './errors';
 import { requestContext } from './middleware/request-context';
 import { refuseTooManyHeaders } from './middleware/header-count';
@@ -20,7 +21,7 @@ import { registerRefundRoutes } from './routes/refunds';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
-  app.proxy = process.env.TRUST_PROXY === '1';
+  app.proxy = deps.config.trustProxy;
   const router = new Router<RequestState>();
 
   router.use(async (ctx, next) => {

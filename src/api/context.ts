@@ -1,23 +1,8 @@
 // What the middleware chain learns about a request, and what every handler may rely on.
 import type { Router, RouterContext } from '@koa/router';
-import type { Client } from '@temporalio/client';
-import type { DataSource } from 'typeorm';
-import type { Config } from '../config';
-import type { MerchantRow, Mode } from '../db/entities';
 import type { Logger } from '../observability/logger';
-import type { ApiMetrics } from '../observability/metrics';
-import type { TokenBuckets } from '../domain/rate-limit';
-import type { CardVaultStore } from '../vault/card-vault';
-import type { SecretBox } from '../vault/crypto';
-import type { ApiVersion, Shape } from './versions';
-
-export interface AuthContext {
-  apiKeyId: string;
-  merchant: MerchantRow;
-  mode: Mode;
-  livemode: boolean;
-  canRefund: boolean;
-}
+import type { ApiVersion, Shape } from '../representations/versions';
+import type { AuthContext } from '../services/context';
 
 export interface RequestState {
   requestId: string;
@@ -31,18 +16,6 @@ export interface RequestState {
   idempotencyKey?: string;
   body?: unknown;
   routeName?: string;
-}
-
-export interface Deps {
-  config: Config;
-  dataSource: DataSource;
-  temporal: Client;
-  vault: CardVaultStore;
-  secretBox: SecretBox;
-  logger: Logger;
-  metrics: ApiMetrics;
-  /** Per-API-key request rate limit of this API process. */
-  rateLimiter: TokenBuckets;
 }
 
 export type AppRouter = Router<RequestState>;

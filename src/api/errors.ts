@@ -1,5 +1,5 @@
 // The one error mapper: every failure leaves the API through here, as the Shape A envelope
-// (spec 7.1) or the Shape B envelope (spec 7.4, CONTRACT 2).
+// or the Shape B envelope (docs/api-reference.md, "Errors").
 import type { Context } from 'koa';
 import { databaseUnreachable } from '../db/errors';
 import { ApiError, isApiError } from '../domain/errors';
@@ -49,7 +49,7 @@ export function errorMiddleware(docsBaseUrl: string) {
         sendError(ctx, caught, docsBaseUrl);
         return;
       }
-      // A database outage is temporary: 503 service_unavailable, retried with the same key (spec 7.2).
+      // A database outage is temporary: 503 service_unavailable, retried with the same key.
       const unreachable = databaseUnreachable(caught);
       if (unreachable) {
         ctx.state.logger.warn({ code: unreachable }, 'database unreachable');

@@ -1,11 +1,15 @@
 // Sending a created object through the idempotency store, so the saved and the sent bytes are one.
 import { fingerprint } from '../domain/fingerprint';
 import type { IdKind } from '../domain/ids';
-import { authOf, type AppContext, type Deps } from './context';
-import { IdempotencyStore } from './idempotency';
+import { authOf, type AppContext } from './context';
+import type { Deps } from '../services/context';
+import { IdempotencyStore } from '../services/idempotency';
 
 export interface IdempotentCreate {
-  /** What a key is scoped to (CONTRACT 3): the endpoint's operation, in whichever shape it is asked. */
+  /**
+   * What a key is scoped to (docs/api-reference.md, "Idempotency"): the endpoint's operation, in
+   * whichever shape it is asked.
+   */
   operation: string;
   /**
    * The name the fingerprint gives the identity, when a shape has its own identity fields (Shape B's

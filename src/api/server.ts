@@ -9,8 +9,8 @@ import { SecretBox } from '../vault/crypto';
 import { TokenBuckets } from '../domain/rate-limit';
 import { every } from '../background/every';
 import { createApp } from './app';
-import type { Deps } from './context';
-import { IdempotencyStore } from './idempotency';
+import type { Deps } from '../services/context';
+import { IdempotencyStore } from '../services/idempotency';
 import { createHttpServer } from './transport';
 
 export interface RunningApi {
@@ -35,7 +35,7 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Port 0 (tests) binds a free port; links we hand out must point at it.
-  if (config.port === 0 && !process.env.PUBLIC_BASE_URL) config.publicBaseUrl = `http://127.0.0.1:${port}`;
+  if (config.port === 0 && !config.publicBaseUrlSet) config.publicBaseUrl = `http://127.0.0.1:${port}`;
   // Idempotency records past their retention are purged hourly.
   const purge = every(3600_000, () => new IdempotencyStore(dataSource).purgeExpired(), (error) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
   return {

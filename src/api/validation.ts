@@ -1,8 +1,9 @@
-// The one validation path (CONTRACT 2 steps 6-7). Joi reports every problem; structural ones
-// (unreadable JSON, missing or null required fields, unknown properties, wrong JSON types) are
-// `request_body_invalid`, and a well-typed value that breaks a bound, format or enum is
-// `parameter_invalid`, both with the dotted path of the field. Text that is not well-formed Unicode
-// (an unpaired surrogate) is `parameter_invalid` in every field of every body, keys included.
+// The one validation path (docs/api-reference.md, "Order of checks", steps 7 and 8). Joi reports
+// every problem; structural ones (unreadable JSON, missing or null required fields, unknown
+// properties, wrong JSON types) are `request_body_invalid`, and a well-typed value that breaks a
+// bound, format or enum is `parameter_invalid`, both with the dotted path of the field. Text that
+// is not well-formed Unicode (an unpaired surrogate) is `parameter_invalid` in every field of every
+// body, keys included.
 import type Joi from 'joi';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import { isWellFormedText } from '../domain/text';

@@ -1,4 +1,5 @@
-// API key format (CONTRACT 5): `svc_test_sk_` or `svc_live_sk_` + 32 base62. Stored only as a hash.
+// API key format (docs/api-reference.md, "Merchants, keys and modes"): `svc_test_sk_` or
+// `svc_live_sk_` + 32 base62. Stored only as a hash.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from './ids';
 

@@ -68,7 +68,7 @@ export function maskedCard(number: string): { brand: CardBrand; last4: string } 
   return { brand: detectBrand(number), last4: last4(number) };
 }
 
-// Every card of CONTRACT section 6.
+// Every card of the test-card table (docs/quickstart.md, "Test cards").
 export const TEST_CARD_NUMBERS: ReadonlySet<string> = new Set([
   '4242424242424242',
   '5555555555554444',

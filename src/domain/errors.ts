@@ -1,4 +1,4 @@
-// The error catalogue of spec 7.2 (plus the Shape B codes of spec 7.4 and CONTRACT 8): one error
+// The error catalogue (docs/api-reference.md, "Errors"; Shape B codes: docs/shape-b.md): one error
 // type for the whole service; the API turns it into an envelope with one mapper.
 export const ERROR_CATALOGUE = {
   actor_forbidden: { status: 403, message: 'This API key is not allowed to create refunds.' },
@@ -25,7 +25,7 @@ export const ERROR_CATALOGUE = {
   resource_not_found: { status: 404, message: 'No public route matches this method and path.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable; retry with backoff and the same Idempotency-Key.' },
   unsupported_card: { status: 422, message: 'The destination card is not eligible for payouts; only Visa and Mastercard are.' },
-  // Shape B only (spec 7.4, CONTRACT 8).
+  // Shape B only (docs/shape-b.md).
   card_declined: { status: 402, message: 'The card was declined.' },
   charge_already_refunded: { status: 400, message: 'This payment has already been refunded.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,5 +1,5 @@
-// Operation failure codes of spec 7.3: shared by Payment failure_code, Refund failure.code and
-// Payout failure_code. They never carry raw provider details.
+// Operation failure codes (docs/api-reference.md, "Errors"): shared by Payment failure_code, Refund
+// failure.code and Payout failure_code. They never carry raw provider details.
 export const FAILURE_CODES = [
   'not_found', 'processor_error', 'processor_unavailable', 'generic_decline', 'do_not_honor',
   'issuer_declined', 'insufficient_funds', 'invalid_number', 'invalid_expiry', 'expired_card',

@@ -1,5 +1,5 @@
-// Idempotency fingerprints (CONTRACT section 3): a hash of the parsed identity fields, so JSON
-// property order and whitespace do not matter and omitted equals null.
+// Idempotency fingerprints (docs/api-reference.md, "Idempotency"): a hash of the parsed identity
+// fields, so JSON property order and whitespace do not matter and omitted equals null.
 import { createHash } from 'node:crypto';
 
 function canonical(value: unknown, seen: Set<object>): string | undefined {

@@ -2,7 +2,7 @@
 // never pass through floating-point conversion. Pure, so workflow code can import it.
 import { code as isoCurrency } from 'currency-codes';
 
-// Largest accepted amount in minor units (CONTRACT section 2).
+// Largest accepted amount in minor units (docs/api-reference.md, "Money and bounds").
 export const MAX_AMOUNT = 99_999_999_999;
 
 // Checked before uppercasing: toUpperCase maps some non-ASCII letters to ASCII ('ı' -> 'I').

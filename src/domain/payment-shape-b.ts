@@ -1,5 +1,5 @@
-// Shape B (Service-Version 2024-06-01) rules over the one Payment model (spec 2.9, 3.4, 7.4;
-// CONTRACT 1): how a Payment's state reads in the older shape. Pure and workflow-safe.
+// Shape B (Service-Version 2024-06-01) rules over the one Payment model (docs/shape-b.md): how a
+// Payment's state reads in the older shape. Pure and workflow-safe.
 import type { FailureCode } from './failure-codes';
 import type { PaymentStatus, PaymentStatusFilter, PaymentView } from './payment';
 
@@ -9,14 +9,14 @@ export type ShapeBStatus = (typeof SHAPE_B_STATUSES)[number];
 export const SHAPE_B_DECLINE_CODES = ['generic_decline', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'processing_error', 'do_not_honor'] as const;
 export type ShapeBDeclineCode = (typeof SHAPE_B_DECLINE_CODES)[number];
 
-/** Shape B payment ids (spec 2.9): `pay_` then letters, digits and hyphens. */
+/** Shape B payment ids: `pay_` then letters, digits and hyphens. */
 const PAYMENT_ID_B = /^pay_[A-Za-z0-9-]{1,60}$/;
 
 export function isShapeBPaymentId(value: string): boolean {
   return PAYMENT_ID_B.test(value);
 }
 
-/** Shape B metadata bounds (spec 8.1, CONTRACT 1). */
+/** Shape B metadata bounds (docs/shape-b.md, "Hosted payments"). */
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_KEY_LENGTH = 40;
 export const METADATA_MAX_VALUE_LENGTH = 500;

@@ -1,6 +1,6 @@
-// Payout list search (spec 4.7): literal, case-insensitive text across payout ids, merchant
-// references and recipient names; four digits also match the destination's last four; with
-// exactly one currency filter, a number also matches an exact major-unit amount. Pure.
+// Payout list search (docs/api-reference.md, "Lists"): literal, case-insensitive text across payout
+// ids, merchant references and recipient names; four digits also match the destination's last four;
+// with exactly one currency filter, a number also matches an exact major-unit amount. Pure.
 //
 // Storage: each payout row keeps `search_text`, the lowercased searchable fields joined by a line
 // feed. A search is one `LIKE '%text%'` on that column with `%`, `_` and the escape character

@@ -16,7 +16,7 @@ export function isTerminalPayoutStatus(status: PayoutStatus): boolean {
 }
 
 export interface PayoutRecipient {
-  /** Exactly as submitted: no trimming or normalization (spec 4.7). */
+  /** Exactly as submitted: no trimming or normalization. */
   first_name: string;
   last_name: string;
   /** Uppercase ISO 3166 alpha-2. */
@@ -65,7 +65,7 @@ export type DestinationCheck =
   | { ok: false; code: 'invalid_card' | 'unsupported_card'; message: string };
 
 /**
- * Destination eligibility (spec 4.7, CONTRACT 2 and 6): 12 to 19 digits and Luhn-valid, a Visa or
+ * Destination eligibility (docs/api-reference.md, "Payouts"): 12 to 19 digits and Luhn-valid, a Visa or
  * Mastercard, and no test card with a live key. Messages never repeat the number.
  */
 export function checkDestinationCard(number: string, livemode: boolean): DestinationCheck {
@@ -84,7 +84,7 @@ export function checkDestinationCard(number: string, livemode: boolean): Destina
 
 /**
  * Issuing country of a destination. The payout protocol does not report one; every sandbox card is
- * issued in the US (CONTRACT 6), and a live destination's country is unknown.
+ * issued in the US (docs/quickstart.md, "Test cards"), and a live destination's country is unknown.
  */
 export function destinationCountry(livemode: boolean): string | null {
   return livemode ? null : 'US';

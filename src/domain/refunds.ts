@@ -1,4 +1,4 @@
-// Refund arithmetic of spec 2.6 / 4.5 and CONTRACT section 8. Pure: the Payment workflow runs
+// Refund arithmetic (docs/api-reference.md, "Refunds"). Pure: the Payment workflow runs
 // it to serialise refund decisions, so concurrent requests cannot overdraw a Payment.
 
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED';
@@ -41,7 +41,7 @@ export function amountRefundable(
 }
 
 // FULL only for the whole Payment amount with nothing succeeded or in progress; a FAILED refund
-// does not count (spec 2.6 rule 3).
+// does not count.
 export function refundType(
   paymentAmount: number,
   requested: number,

@@ -13,7 +13,7 @@ function redactSecrets(text: string): string {
   return redactCardNumbers(text).replace(/\b(svc_(?:test|live)_sk_|whsec_)[A-Za-z0-9+/=]{6,}/g, '$1[REDACTED]');
 }
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(name: string, level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       name,

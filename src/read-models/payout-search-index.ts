@@ -1,15 +1,16 @@
 // The payout search index and the per-scope payout count, so that a list stays an index range
 // scan at a million payouts per merchant (bench/REPORT.md shows the plans).
 //
-// Search: spec 4.7 wants a literal, case-insensitive substring match over the payout id, the
-// merchant reference and the recipient names. `search_text` keeps those fields lowercased, one
-// per line. For every character position of every field we store the suffix starting there, cut
-// to SUFFIX_CHARS characters and at the field's end, as UTF-8 bytes, with its position: a text
-// occurs in a field exactly when it is a prefix of one of the field's suffixes, so a search is one
-// range scan on (scope, suffix) - no wildcard, no full scan, and `%` or `_` are ordinary bytes. A search longer
-// than SUFFIX_CHARS uses its first SUFFIX_CHARS characters for the range and the `search_text`
-// LIKE to confirm the (few) candidates. Bytes are compared as bytes (VARBINARY / BLOB), so there
-// is no collation padding or folding: lowercasing is the only normalization, as before.
+// Search: a literal, case-insensitive substring match over the payout id, the merchant reference
+// and the recipient names (docs/api-reference.md, "Lists"). `search_text` keeps those fields
+// lowercased, one per line. For every character position of every field we store
+// the suffix starting there, cut to SUFFIX_CHARS characters and at the field's end, as UTF-8 bytes,
+// with its position: a text occurs in a field exactly when it is a prefix of one of the field's
+// suffixes, so a search is one range scan on (scope, suffix) - no wildcard, no full scan, and `%`
+// or `_` are ordinary bytes. A search longer than SUFFIX_CHARS uses its first SUFFIX_CHARS
+// characters for the range and the `search_text` LIKE to confirm the (few) candidates. Bytes are
+// compared as bytes (VARBINARY / BLOB), so there is no collation padding or folding: lowercasing is
+// the only normalization, as before.
 //
 // Count: `payout_scopes` keeps one row per (merchant, mode) with its payout count, written in the
 // transaction that inserts the payout row, so an unfiltered list's total_count is one row read.
@@ -176,7 +177,7 @@ async function addToCreatedHour(manager: EntityManager, scopeId: number, created
     [scopeId, Math.floor(createdAt / CREATED_BUCKET_SECONDS), seq, seq]);
 }
 
-/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the migration's backfill and the bench seed. */
+/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the bench seed. */
 export async function backfillCreatedHours(manager: EntityManager, scopeId?: number): Promise<void> {
   const hour = isMysql(manager) ? `p.created_at DIV ${CREATED_BUCKET_SECONDS}` : `p.created_at / ${CREATED_BUCKET_SECONDS}`; // integer division
   await manager.query(`
@@ -242,7 +243,7 @@ export function gramCounts(searchTexts: Iterable<string>, counts = new Map<strin
   return counts;
 }
 
-/** Adds payouts to a scope's gram counts: used by the projection, the backfill and the bench seed. */
+/** Adds payouts to a scope's gram counts: used by the projection and the bench seed. */
 export async function addGramCounts(manager: EntityManager, scopeId: number, counts: Map<string, number>): Promise<void> {
   // Byte order, the primary key's order: concurrent writers of one scope lock the rows in one order
   // (they already queue on the scope's count row, this keeps it true without it).
@@ -285,7 +286,7 @@ export async function groupedPayoutCount(source: DataSource | EntityManager, mer
   return Number(rows[0]?.total ?? 0);
 }
 
-/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the backfills read. */
+/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the bench seed reads. */
 export async function forEachPayoutTextBatch(
   manager: EntityManager, scope: { merchantId: string; livemode: unknown }, batchSize: number,
   fn: (rows: Array<{ seq: number; searchText: string }>) => Promise<void> | void,
@@ -301,7 +302,7 @@ export async function forEachPayoutTextBatch(
   }
 }
 
-/** Inserts suffix rows (already present ones are kept): used by the projection and the backfill. */
+/** Inserts suffix rows (already present ones are kept): used by the projection. */
 export async function insertSuffixes(manager: EntityManager, scopeId: number, rows: Array<{ seq: number; searchText: string }>): Promise<void> {
   const values = rows.flatMap((row) => searchSuffixes(row.searchText).map(({ suffix, pos }) => [scopeId, suffix, row.seq, pos]));
   const ignore = isMysql(manager) ? 'INSERT IGNORE' : 'INSERT OR IGNORE';

@@ -1,17 +1,15 @@
 // The hosted payment page's business: find the Payment behind a hosted token, check the shopper's
 // card, seal it in the vault, and hand only the token to the PaymentWorkflow's `submitHostedCard`
 // update, which authenticates it like a Direct payment (3D Secure included).
-import type { Deps } from '../api/context';
-import { Merchant } from '../db/entities';
+import type { Deps } from './context';
+import { Merchant, Payment } from '../db/entities';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
-import { formatMinor } from '../domain/money';
+import { hostedPageOpen, parseCardForm, type FieldErrors, type SafeFormValues, type ValidCard } from '../domain/hosted-page';
+import { isId } from '../domain/ids';
 import type { PaymentView } from '../domain/payment';
-import { parseCardForm, type FieldErrors, type SafeFormValues, type ValidCard } from '../hosted-page/form';
-import type { PageHeading } from '../hosted-page/html';
-import { merchantReturnUrl } from '../hosted-page/return-url';
-import { hostedPageOpen } from '../hosted-page/states';
-import { findPaymentByHostedToken } from '../read-models/payments';
+import { merchantReturnUrl } from './return-url';
+import { findPaymentByHostedToken, rowToPayment } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
 import { submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../../workflows/contracts/payment';
 import { unansweredCreateError } from './payments';
@@ -35,16 +33,6 @@ export type SubmitResult =
 
 const RETRY_MESSAGE = 'We could not reach your bank to confirm this payment. Please try again in a moment.';
 
-export function pageHeading(checkout: Checkout): PageHeading {
-  const { payment } = checkout;
-  return {
-    merchantName: checkout.merchantName,
-    amount: formatMinor(payment.amount, payment.currency),
-    description: payment.description,
-    testMode: !payment.livemode,
-  };
-}
-
 export class HostedPaymentService {
   constructor(private readonly deps: Deps) {}
 
@@ -54,6 +42,15 @@ export class HostedPaymentService {
     if (!payment || payment.integration_type !== 'HOSTED_PAYMENT_PAGE') return null;
     const merchant = await this.deps.dataSource.getRepository(Merchant).findOneBy({ id: payment.merchant_id });
     return { payment, merchantName: merchant?.name ?? 'Merchant' };
+  }
+
+  /**
+   * Where the browser goes back to after 3D Secure: the merchant's return URL of the Payment (any
+   * merchant's: the browser brings no credential), or null when there is none.
+   */
+  async returnUrl(paymentId: string): Promise<string | null> {
+    const row = isId('payment', paymentId) ? await this.deps.dataSource.getRepository(Payment).findOneBy({ id: paymentId }) : null;
+    return row ? merchantReturnUrl(rowToPayment(row, [])) : null;
   }
 
   /**

@@ -1,5 +1,6 @@
-// Business preconditions shared by create operations (CONTRACT 2 step 9, CONTRACT 4 and 5).
-import type { AuthContext } from '../api/context';
+// Business preconditions shared by create operations (docs/api-reference.md, "Money and bounds" and
+// "Merchants, keys and modes").
+import type { AuthContext } from './context';
 import type { Config } from '../config';
 import { ApiError } from '../domain/errors';
 import { normalizeCurrency } from '../domain/money';

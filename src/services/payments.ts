@@ -1,15 +1,15 @@
 // Creating Payments: the business rules of a create, then the PaymentWorkflow via Update-with-Start.
 import type { Client } from '@temporalio/client';
-import type { AuthContext, Deps } from '../api/context';
+import { scopeOf, type AuthContext, type Deps } from './context';
 import type { Config } from '../config';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
 import { randomBase62 } from '../domain/ids';
 import { emptyTransitions, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
-import { findPayment, recordPaymentProjection } from '../read-models/payments';
+import { findPayment, listPayments, recordPaymentProjection, type PaymentListQuery } from '../read-models/payments';
 import type { Unanswered } from '../provider/types';
 import { executeUpdate, executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
-import { searchAttributesFor } from '../temporal/search-attributes';
+import { searchAttributesFor } from '../../workflows/contracts/search-attributes';
 import {
   createUpdate, paymentWorkflow, providerEventUpdate, type CreateOutcome, type PaymentSettings, type PaymentWorkflowInput,
 } from '../../workflows/contracts/payment';
@@ -59,6 +59,16 @@ export class PaymentService {
     return this.deps.temporal;
   }
 
+  /** A Payment of the caller's account and mode, from the read model: reading never advances it. */
+  find(auth: AuthContext, paymentId: string): Promise<PaymentView | null> {
+    return findPayment(this.deps.dataSource, scopeOf(auth), paymentId);
+  }
+
+  /** A page of the caller's Payments, newest first. */
+  list(auth: AuthContext, query: PaymentListQuery) {
+    return listPayments(this.deps.dataSource, scopeOf(auth), query);
+  }
+
   /**
    * The provider notified us that an authentication step of this Payment changed: its workflow reads
    * the provider's state. A closed workflow has a final Payment (or none): nothing is left to move.
@@ -76,7 +86,7 @@ export class PaymentService {
     const { config } = this.deps;
     assertProvisioned(auth, config);
     const currency = enabledCurrency(auth, request.currency);
-    const scope = { merchantId: auth.merchant.id, livemode: auth.livemode };
+    const scope = scopeOf(auth);
     if (retry) {
       // An earlier attempt may have finished the Payment before it could save its answer.
       const existing = await findPayment(this.deps.dataSource, scope, paymentId);

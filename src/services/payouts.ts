@@ -1,13 +1,13 @@
 // Submitting Payouts: the business rules of a submission, then the PayoutWorkflow via
 // Update-with-Start. The destination card is vaulted here; only its token enters Temporal.
 import { createHmac } from 'node:crypto';
-import type { AuthContext, Deps } from '../api/context';
+import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { parseIpLiteral } from '../domain/ip';
 import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, type PayoutView } from '../domain/payout';
-import { findPayout } from '../read-models/payouts';
+import { findPayout, listPayouts, type PayoutListQuery } from '../read-models/payouts';
 import { executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
-import { PollAttemptsKey, searchAttributesFor } from '../temporal/search-attributes';
+import { PollAttemptsKey, searchAttributesFor } from '../../workflows/contracts/search-attributes';
 import { payoutWorkflow, submitPayoutUpdate, type PayoutSettings, type PayoutWorkflowInput } from '../../workflows/contracts/payout';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
 
@@ -36,8 +36,20 @@ export function canonicalIp(literal: string): string {
   return parseIpLiteral(literal)?.canonical ?? literal;
 }
 
+export type { PayoutListQuery };
+
 export class PayoutService {
   constructor(private readonly deps: Deps) {}
+
+  /** A Payout of the caller's account and mode, from the read model: reading never advances it. */
+  find(auth: AuthContext, payoutId: string): Promise<PayoutView | null> {
+    return findPayout(this.deps.dataSource, scopeOf(auth), payoutId);
+  }
+
+  /** A page of the caller's Payouts, newest first, with the total count of the filtered list. */
+  list(auth: AuthContext, query: PayoutListQuery) {
+    return listPayouts(this.deps.dataSource, scopeOf(auth), query);
+  }
 
   /** Submits (or, on a same-key retry, continues) the Payout bound to `payoutId`. */
   async submit(auth: AuthContext, request: NewPayout, payoutId: string, retry: boolean): Promise<PayoutView> {
@@ -47,7 +59,7 @@ export class PayoutService {
     const destination = checkDestinationCard(request.cardNumber, auth.livemode);
     if (!destination.ok) throw new ApiError(destination.code, { param: 'destination.card_number', message: destination.message });
 
-    const scope = { merchantId: auth.merchant.id, livemode: auth.livemode };
+    const scope = scopeOf(auth);
     if (retry) {
       // A finished Payout has no workflow left to ask; a running one answers through its update.
       const existing = await findPayout(dataSource, scope, payoutId);

@@ -1,6 +1,6 @@
-// Creating Refunds (spec 4.5, CONTRACT 8): business rules on the read model, then the `refund`
-// update on the parent PaymentWorkflow, which alone decides the refundable balance.
-import type { AuthContext, Deps } from '../api/context';
+// Creating Refunds (docs/api-reference.md, "Refunds"): business rules on the read model, then the
+// `refund` update on the parent PaymentWorkflow, which alone decides the refundable balance.
+import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import type { PaymentView, RefundView } from '../domain/payment';
@@ -24,7 +24,7 @@ export class RefundService {
   /** Creates (or, on a same-key retry, continues) the Refund bound to `refundId`. */
   async create(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<RefundView> {
     assertProvisioned(auth, this.deps.config);
-    const payment = await findPayment(this.deps.dataSource, { merchantId: auth.merchant.id, livemode: auth.livemode }, request.paymentId);
+    const payment = await findPayment(this.deps.dataSource, scopeOf(auth), request.paymentId);
     if (!payment) throw paymentNotFound(request.paymentId);
     if (retry) {
       // An earlier attempt may have been accepted before it could save its answer.
@@ -42,7 +42,7 @@ export class RefundService {
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
         // The refund window has closed, possibly just after this refund was accepted.
-        const latest = await findPayment(this.deps.dataSource, { merchantId: auth.merchant.id, livemode: auth.livemode }, payment.id);
+        const latest = await findPayment(this.deps.dataSource, scopeOf(auth), payment.id);
         const accepted = latest && settledRefund(latest, refundId);
         if (accepted) return accepted;
         throw notRefundable(payment);

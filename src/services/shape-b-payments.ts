@@ -1,13 +1,14 @@
 // The Shape B operations that behave differently, not only look different: a Direct payment that
 // answers with its outcome, and a refund of everything that remains. Both drive the same
 // PaymentWorkflow and Refund path as Shape A (no second payment engine).
-import type { AuthContext, Deps } from '../api/context';
-import { SHAPE_B_VERSION } from '../api/versions';
+import { scopeOf, type AuthContext, type Deps } from './context';
+import { SHAPE_B_VERSION } from '../representations/versions';
 import { ApiError } from '../domain/errors';
 import { shapeBStatus } from '../domain/payment-shape-b';
 import type { PaymentView } from '../domain/payment';
 import { findPayment } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
+import { destinationPolicy, urlRefusal } from '../webhooks/destination';
 import { settledUpdate } from '../../workflows/contracts/payment';
 import { PaymentService, type NewPayment } from './payments';
 import { RefundService } from './refunds';
@@ -22,6 +23,12 @@ export class ShapeBPaymentService {
   constructor(private readonly deps: Deps) {
     this.payments = new PaymentService(deps);
     this.refunds = new RefundService(deps);
+  }
+
+  /** A `callback_url` that delivery would refuse (the service's own ports, a private address, ...) is refused at once. */
+  checkCallbackUrl(url: string | null | undefined, livemode: boolean): void {
+    const refusal = url ? urlRefusal(url, livemode, destinationPolicy(this.deps.config)) : null;
+    if (refusal) throw new ApiError('parameter_invalid', { param: 'callback_url', message: `\`callback_url\` is refused: ${refusal}.` });
   }
 
   /** A Shape B Direct payment, settled: SUCCEEDED, or FAILED (3D Secure is a decline here). */
@@ -86,10 +93,6 @@ export class ShapeBPaymentService {
     }
     return (await findPayment(this.deps.dataSource, scopeOf(auth), paymentId)) ?? payment;
   }
-}
-
-function scopeOf(auth: AuthContext) {
-  return { merchantId: auth.merchant.id, livemode: auth.livemode };
 }
 
 function alreadyRefunded(paymentId: string): ApiError {

@@ -1,4 +1,4 @@
-// Card tokenization (DESIGN decision 5): the API seals the card here and hands Temporal only the
+// Card tokenization (docs/architecture.md): the API seals the card here and hands Temporal only the
 // token. The card (CVC and PAN) is shredded once its authorization's answer is in history, a payout's
 // card once the payout is terminal; a CVC left behind by a process that died is swept by age.
 import { Between, IsNull, Not, type DataSource } from 'typeorm';

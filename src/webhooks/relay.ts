@@ -13,7 +13,7 @@ import { every, type Repeating } from '../background/every';
 import { Event, WebhookAttempt } from '../db/entities';
 import type { Logger } from '../observability/logger';
 import { attemptDelivery, type DeliverableEvent, type DeliveryDeps } from './delivery';
-import { startDelivery, type DeliveryStarterDeps } from './start-delivery';
+import { startDelivery, type DeliveryStarterDeps } from '../temporal/start-delivery';
 
 export type RelayDeps = DeliveryDeps & DeliveryStarterDeps & { logger: Logger };
 

@@ -1,4 +1,4 @@
-// Standard Webhooks signatures (CONTRACT 10): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of
+// Standard Webhooks signatures (docs/webhooks.md): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of
 // id.timestamp.body>` for every secret that is still valid, so a rotation keeps old verifiers working.
 import { Webhook } from 'standardwebhooks';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config';
-import { AdminOperations } from '../../src/admin/operations';
+import { AdminOperations } from '../../src/services/admin-operations';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { createLogger } from '../../src/observability/logger';
 import { destinationPolicy } from '../../src/webhooks/destination';

@@ -7,7 +7,7 @@ export const REQUEST_ID = /^req_[A-Za-z0-9]{24}$/;
 export const PAYMENT_ID = /^pay_[A-Za-z0-9]{24}$/;
 export const FUTURE_YEAR = new Date().getFullYear() + 2;
 
-/** The Shape A error envelope of spec 7.1 with the given status, code and (when given) param. */
+/** The Shape A error envelope (docs/api-reference.md, "Errors") with the given status, code and (when given) param. */
 export function expectError(res: CallResult, status: number, code: string, param?: string | null): void {
   const summary = `${res.status} ${res.text}`;
   expect({ status: res.status, code: res.json?.error?.code, summary }).toEqual({ status, code, summary });

@@ -1,6 +1,6 @@
-// Where card data must never be found: every table of the test database, every log file of the
-// test run, and Temporal workflow histories with their payloads decrypted; and where personal data
-// must never be found: the histories as the server keeps them.
+// Where card data must never be found (docs/architecture.md, "Card data"): every table of the test
+// database, every log file of the test run, and Temporal workflow histories with their payloads
+// decrypted; and where personal data must never be found: the histories as the server keeps them.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { IdempotencyStore, type IdempotencyScope } from '../../src/api/idempotency';
+import { IdempotencyStore, type IdempotencyScope } from '../../src/services/idempotency';
 import type { RunningApi } from '../../src/api/server';
 import { databaseKind, openDataSource } from '../../src/db/data-source';
 import { migrate } from '../../src/db/migrate';

@@ -27,7 +27,7 @@ function expectEnvelope(res: { status: number; headers: Headers; json: any }, st
   if (param !== undefined) expect(res.json.error.param).toBe(param);
 }
 
-describe('authentication (spec 5.4)', () => {
+describe('authentication', () => {
   it.each([
     ['missing', undefined],
     ['not bearer', 'Basic abc'],
@@ -114,7 +114,7 @@ describe('Service-Version', () => {
   });
 });
 
-describe('precedence (CONTRACT 2)', () => {
+describe('precedence (the order of checks)', () => {
   it('authentication comes before the version header', async () => {
     expectEnvelope(await call(api, 'GET', '/v1/payments', { headers: { 'Service-Version': 'nope' } }), 401, 'invalid_api_key');
   });

@@ -1,10 +1,10 @@
-// The lease of an idempotency claim tells a dead request from a slow one (CONTRACT 3): a request
-// still running keeps its claim however long it takes (a Shape B create waits for two workflow
-// updates), and a request whose claim was taken over (it stalled past its lease) never releases
-// the lease of the request that took it. Against MariaDB.
+// The lease of an idempotency claim tells a dead request from a slow one (docs/api-reference.md,
+// "Idempotency"): a request still running keeps its claim however long it takes (a Shape B create
+// waits for two workflow updates), and a request whose claim was taken over (it stalled past its
+// lease) never releases the lease of the request that took it. Against MariaDB.
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { IdempotencyStore, type IdempotencyScope } from '../../src/api/idempotency';
+import { IdempotencyStore, type IdempotencyScope } from '../../src/services/idempotency';
 import { openDataSource } from '../../src/db/data-source';
 import { ApiError } from '../../src/domain/errors';
 import { TEST_ENV } from '../helpers/test-env';

@@ -7,7 +7,7 @@ import type { RunningApi } from '../../src/api/server';
 import { openApiDocument } from '../../src/api/openapi/document';
 import { OPERATIONS } from '../../src/api/openapi/operations';
 import type { OpenApiDocument } from '../../src/api/openapi/types';
-import { SHAPE_B_VERSION } from '../../src/api/versions';
+import { SHAPE_B_VERSION } from '../../src/representations/versions';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallOptions, type CallResult, type TestMerchant } from '../helpers/api';
 import { OpenApiValidator, openApiValidator, pointer } from '../helpers/openapi';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';

@@ -1,6 +1,7 @@
-// 3D Secure on Direct Payments (CONTRACT 6 and 7): the sandbox page completed by plain HTTP, the
-// browser return through the service to the merchant's return_url, the device step that changes
-// the redirect URL, a decline after the challenge, and expiry after PAYMENT_ACTION_TTL.
+// 3D Secure on Direct Payments (docs/quickstart.md, "Test cards"): the sandbox page completed by
+// plain HTTP, the browser return through the service to the merchant's return_url, the device step
+// that changes the redirect URL, a decline after the challenge, and expiry after
+// PAYMENT_ACTION_TTL.
 import type { RunningApi } from '../../src/api/server';
 import { failureMessage } from '../../src/domain/failure-codes';
 import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
@@ -103,7 +104,8 @@ describe('device step, then challenge (4000000000003063)', () => {
     const challengeUrl = continued.location!;
     expect(challengeUrl).not.toBe(deviceUrl);
 
-    // The merchant, polling, sees the new URL and redirects the browser again (spec 3.1 rule 2).
+    // The merchant, polling, sees the new URL and redirects the browser again (docs/hosted-page.md,
+    // "The API part": the redirect URL always shows the latest step).
     const polled = await getPayment(api, merchant.testKey, payment.id);
     expect(polled.json.status).toBe('REQUIRES_ACTION');
     expect(polled.json.next_action).toEqual({ type: 'redirect', reason: 'three_d_secure', redirect_url: challengeUrl });

@@ -1,4 +1,4 @@
-// Direct Payments (Shape A) with every payment row of the test-card table (CONTRACT 6): the 201
+// Direct Payments (Shape A) with every payment row of the test-card table (docs/quickstart.md): the 201
 // answer, the masked card, failure codes, status_transitions and the refundable balance, against
 // the real sandbox acquirer, Temporal and MariaDB.
 import type { RunningApi } from '../../src/api/server';

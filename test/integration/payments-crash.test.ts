@@ -1,6 +1,7 @@
-// Crashes during a Direct Payment create (DESIGN 4, CONTRACT 3): a worker killed while the provider
-// authorization is in flight, and an API process killed while it holds the Idempotency-Key claim.
-// Either way the create (or its same-key retry) answers 201 and the provider sees one authorization.
+// Crashes during a Direct Payment create (docs/architecture.md, idempotency leases): a worker
+// killed while the provider authorization is in flight, and an API process killed while it holds
+// the Idempotency-Key claim. Either way the create (or its same-key retry) answers 201 and the
+// provider sees one authorization.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
@@ -27,7 +28,7 @@ afterAll(async () => {
   await api.close();
 });
 
-/** Same-key retries, as the spec tells a merchant to do after a 409 in use or a 5xx. */
+/** Same-key retries, as docs/quickstart.md tells a merchant to do after a 409 in use or a 5xx. */
 async function retryUntilCreated(send: () => Promise<CallResult>): Promise<CallResult> {
   return eventually(send, (res) => res.status === 201 || (res.status !== 409 && res.status < 500), 90_000, 1000);
 }
@@ -92,7 +93,8 @@ it('an API process killed while holding the Idempotency-Key: the same-key retry 
   const [claim] = await api.deps.dataSource.query('SELECT state, response_status FROM idempotency_records WHERE idempotency_key = ?', [key]);
   expect(claim).toMatchObject({ state: 'processing', response_status: null });
 
-  // This API's workflows run on another queue, but the Payment's workflow already exists and keeps running on its own.
+  // This API's workflows run on another queue, but the Payment's workflow already exists and keeps
+  // running on its own.
   const retried = await retryUntilCreated(() => call(api, 'POST', '/v1/payments', { key: merchant.testKey, body, idempotencyKey: key }));
   expect(retried.status).toBe(201);
   expect(retried.json.id).toBe(paymentId);

@@ -1,7 +1,8 @@
-// Idempotency of POST /v1/payments (spec 8.2, CONTRACT 3): replays are byte-identical, a changed
-// identity is refused, card fields are not part of the identity, keys are scoped by API key and
-// operation, errors are not cached, concurrent duplicates create one Payment and one provider
-// authorization, and a request that died holding its claim does not leave the key stuck.
+// Idempotency of POST /v1/payments (docs/api-reference.md, "Idempotency"): replays are
+// byte-identical, a changed identity is refused, card fields are not part of the identity, keys are
+// scoped by API key and operation, errors are not cached, concurrent duplicates create one Payment
+// and one provider authorization, and a request that died holding its claim does not leave the key
+// stuck.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { fingerprint } from '../../src/domain/fingerprint';
@@ -163,7 +164,7 @@ describe('errors are not cached', () => {
     const again = await createDirectPayment(api, merchant.testKey, { currency: 'AUD' }, {}, key);
     expectError(again, 422, 'currency_not_supported', 'currency');
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    // Spec 7.2: a changed body after currency_not_supported needs a new key.
+    // A changed body after currency_not_supported needs a new key (docs/quickstart.md).
     expectError(await createDirectPayment(api, merchant.testKey, { currency: 'EUR' }, {}, key), 409, 'idempotency_key_reused', 'Idempotency-Key');
   });
 });

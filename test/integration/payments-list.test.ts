@@ -1,4 +1,4 @@
-// GET /v1/payments and GET /v1/payments/{id} (spec 4.3, 4.4, CONTRACT 2 step 7 and 7): newest
+// GET /v1/payments and GET /v1/payments/{id} (docs/api-reference.md, "Lists"): newest
 // first in creation order, cursors both ways, filters, stability under concurrent creates,
 // invalid_search_criteria / invalid_request, and isolation across merchants and modes.
 import type { RunningApi } from '../../src/api/server';

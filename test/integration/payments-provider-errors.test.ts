@@ -1,6 +1,7 @@
-// Provider answers that prove nothing (CONTRACT 6, spec 7.2): 429 -> rate_limit_exceeded with
-// Retry-After, 502 -> processing_error, 503 -> service_unavailable. The Payment is never
-// registered, nothing is cached, and a same-key retry drives the same Payment id again.
+// Provider answers that prove nothing (docs/quickstart.md, "Test cards"): 429 ->
+// rate_limit_exceeded with Retry-After, 502 -> processing_error, 503 -> service_unavailable. The
+// Payment is never registered, nothing is cached, and a same-key retry drives the same Payment id
+// again.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
@@ -96,7 +97,8 @@ describe('after the provider errors', () => {
     const paymentId = (await boundPaymentId(api, key))!;
     const vaulted = () => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${paymentId.slice(4)}`]) as Promise<unknown[]>;
     expect(await vaulted()).toHaveLength(1);
-    // The workflow gives up on a create nobody retried after the abandonment delay (the action TTL in tests).
+    // The workflow gives up on a create nobody retried after the abandonment delay (the action TTL
+    // in tests).
     const handle = api.deps.temporal.workflow.getHandle(paymentId);
     let timer: NodeJS.Timeout | undefined;
     try {

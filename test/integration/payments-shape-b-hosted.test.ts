@@ -1,6 +1,7 @@
-// Shape B hosted payments (spec 4.2 Shape B body; CONTRACT 1, 6 and 10): the create, the hosted page
-// completed by plain HTTP, the browser return with `payment_id` and `status`, metadata bounds, and
-// the signed `callback_url` POST of the Shape B payment through the webhook delivery path.
+// Shape B hosted payments (docs/shape-b.md, "Hosted payments" and "callback_url"): the create, the
+// hosted page completed by plain HTTP, the browser return with `payment_id` and `status`, metadata
+// bounds, and the signed `callback_url` POST of the Shape B payment through the webhook delivery
+// path.
 import { Webhook } from 'standardwebhooks';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';

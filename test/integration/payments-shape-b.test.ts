@@ -1,6 +1,6 @@
 // Shape B (Service-Version 2024-06-01) Direct payments, reads, lists, the Shape B refund, versions
-// and key expiry, against the real sandbox, Temporal and MariaDB (spec 2.9, 4.1, 4.4, 4.6, 7.4, 9;
-// CONTRACT 1 and 8). One Payment engine underneath: the same Payment reads in both shapes.
+// and key expiry, against the real sandbox, Temporal and MariaDB (docs/shape-b.md). One Payment
+// engine underneath: the same Payment reads in both shapes.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
 import { adminOps, call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
@@ -36,7 +36,7 @@ function documented(method: string, template: string, res: CallResult): CallResu
   return res;
 }
 
-/** The Shape B error envelope (spec 7.4, CONTRACT 2). */
+/** The Shape B error envelope (docs/api-reference.md, "Errors"). */
 function expectErrorB(res: CallResult, status: number, code: string, param: string | null = null): void {
   const summary = `${res.status} ${res.text}`;
   expect({ status: res.status, code: res.json?.error?.code, param: res.json?.error?.param, summary }).toEqual({ status, code, param, summary });
@@ -296,7 +296,8 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
       key: merchant.testKey, headers: A, body: { payment_id: payment.id, amount: 1000, reason: 'requested_by_customer' }, idempotencyKey: randomUUID(),
     });
     expect(partial.status).toBe(201);
-    // The Shape B refund's read of the Payment comes before that refund shows (a read model a moment behind).
+    // The Shape B refund's read of the Payment comes before that refund shows (a read model a
+    // moment behind).
     await api.deps.dataSource.query('UPDATE payments SET amount_refundable = ? WHERE id = ?', [4999, payment.id]);
     const res = await refundB(payment.id);
     expect(res.status).toBe(200);

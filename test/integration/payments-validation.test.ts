@@ -1,4 +1,4 @@
-// Validation of POST /v1/payments (spec 2.8, CONTRACT 2): structural problems are
+// Validation of POST /v1/payments (docs/api-reference.md, "Order of checks"): structural problems are
 // `request_body_invalid`, well-typed values that break a rule are `parameter_invalid`, both with
 // the dotted path of the field; a well-formed currency that is not enabled is 422. A rejected
 // request creates nothing.
@@ -286,7 +286,8 @@ describe('nothing is created by a rejected request', () => {
     expect(await paymentRowCount(api, rejected.merchantId)).toBe(0);
     const vaulted: Array<{ n: number | string }> = await api.deps.dataSource.query('SELECT COUNT(*) AS n FROM card_vault WHERE merchant_id = ?', [rejected.merchantId]);
     expect(Number(vaulted[0]!.n)).toBe(0);
-    // Validation errors never bind an Idempotency-Key; only the business-rule rejections (422) claimed one.
+    // Validation errors never bind an Idempotency-Key; only the business-rule rejections (422)
+    // claimed one.
     const claims: Array<{ state: string; response_status: number | null }> = await api.deps.dataSource.query(
       'SELECT i.state, i.response_status FROM idempotency_records i JOIN api_keys k ON k.id = i.api_key_id WHERE k.merchant_id = ?', [rejected.merchantId],
     );

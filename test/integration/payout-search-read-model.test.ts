@@ -11,9 +11,10 @@ import type { DataSource } from 'typeorm';
 import { openDataSource } from '../../src/db/data-source';
 import { migrate } from '../../src/db/migrate';
 import { PayoutSearchGrams1764800000000 } from '../../src/db/migrations/1764800000000-payout-search-grams';
+import { forEachPayoutTextBatch } from '../../src/db/migrations/helpers/payout-search';
 import type { PayoutView } from '../../src/domain/payout';
 import { parsePayoutSearch } from '../../src/domain/payout-search';
-import { findScopeId, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
+import { findScopeId, gramCounts } from '../../src/read-models/payout-search-index';
 import { listPayouts, payoutToRow, recordPayoutProjection, statusWalkSuffixRows, walkFindsPageSooner } from '../../src/read-models/payouts';
 import { TEST_ENV } from '../helpers/test-env';
 
@@ -160,7 +161,7 @@ describe.each(ENGINES)('%s', (engine, url) => {
     }
   });
 
-  it('the backfills read every payout of the scope once, in order, across batches', async () => {
+  it("the migrations' backfills read every payout of the scope once, in order, across batches", async () => {
     const batches: string[][] = [];
     await forEachPayoutTextBatch(dataSource.manager, scope, 7, (rows) => { batches.push(rows.map((row) => row.searchText)); });
     expect(batches.map((b) => b.length)).toEqual([...Array(8).fill(7), 4]);

@@ -1,5 +1,5 @@
 // GET /v1/payouts: structured filters, cursors in both directions, total_count, merchant and mode
-// isolation, and the literal search rules of spec 4.7.
+// isolation, and the literal search rules (docs/api-reference.md, "Lists").
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 
@@ -213,7 +213,7 @@ describe('isolation between merchants and modes', () => {
   });
 });
 
-describe('search (spec 4.7)', () => {
+describe('search', () => {
   it.each([
     ['díaz', ['ana']],
     ['DÍAZ', ['ana']],

@@ -1,4 +1,4 @@
-// Payouts: submission with every payout test card of CONTRACT 6, uncertain provider answers kept
+// Payouts: submission with every payout test card (docs/quickstart.md), uncertain provider answers kept
 // PENDING and resolved, validation and error precedence, idempotent identity, retrieval, and card
 // data kept out of the database, histories and logs. Real MariaDB, Temporal, sandbox and worker.
 import fs from 'node:fs';
@@ -60,7 +60,7 @@ function expectError(res: CallResult, status: number, code: string, param?: stri
   if (param !== undefined) expect(res.json.error.param).toBe(param);
 }
 
-describe('submission per test card (CONTRACT 6)', () => {
+describe('submission per test card', () => {
   it.each([
     ['4242424242424242', 'VISA', '4242'],
     ['5555555555554444', 'MASTERCARD', '4444'],
@@ -149,7 +149,7 @@ describe('submission per test card (CONTRACT 6)', () => {
   });
 });
 
-describe('validation and precedence (CONTRACT 2)', () => {
+describe('validation and precedence', () => {
   it.each([
     ['Luhn failure', '4242424242424241'],
     ['too short', '42424242'],
@@ -273,7 +273,7 @@ describe('name lengths count characters, at the API and at the acquirer', () => 
   });
 });
 
-describe('idempotent identity (spec 8.2)', () => {
+describe('idempotent identity', () => {
   it('canonical IP, country and currency forms replay the saved response', async () => {
     const idempotencyKey = randomUUID();
     const first = await submit(payoutBody('4242424242424242', { initiator_ip_address: '2001:DB8::1', currency: 'eur' }, { country: 'es' }), { idempotencyKey });

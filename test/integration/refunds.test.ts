@@ -1,9 +1,9 @@
-// POST /v1/refunds (spec 2.6, 3.2, 4.5; CONTRACT 2, 3, 8, 12) against a real MariaDB, a real
+// POST /v1/refunds (docs/api-reference.md, "Refunds") against a real MariaDB, a real
 // Temporal server and the sandbox acquirer, through the in-process API.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { RunningApi } from '../../src/api/server';
-import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../src/temporal/search-attributes';
+import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../workflows/contracts/search-attributes';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 import { expectError } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, SANDBOX_URL, setSandboxFaults } from '../helpers/sandbox';
@@ -229,7 +229,7 @@ describe('creating refunds', () => {
       livemode: false,
     });
 
-    // The in-progress refund already holds its amount (CONTRACT 8).
+    // The in-progress refund already holds its amount.
     const during = await getPayment(payment.id);
     expect(during.amount_refundable).toBe(0);
     expect(during.refunds.map((r: any) => r.id)).toEqual([created.id]);
@@ -255,7 +255,7 @@ describe('creating refunds', () => {
     expectError(await refund({ payment_id: payment.id, amount: 701, reason: 'too much' }), 422, 'amount_exceeds_refundable', 'amount');
 
     await eventually(() => getPayment(payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
-    // Spec 2.6 rule 4: amount_refundable returns all that is left; after a partial it is PARTIAL (rule 2).
+    // amount_refundable returns all that is left; after a partial it is PARTIAL.
     const { amount_refundable: remaining } = await getPayment(payment.id);
     const second = await refund({ payment_id: payment.id, amount: remaining, reason: 'the rest' });
     expect(second.status).toBe(201);
@@ -290,7 +290,7 @@ describe('creating refunds', () => {
     expect(after.amount_refunded).toBe(0);
     expect(after.amount_refundable).toBe(1000);
 
-    // Spec 2.6 rule 3: a failed partial refund does not prevent a later FULL one.
+    // A failed partial refund does not prevent a later FULL one.
     const full = await refund({ payment_id: payment.id, amount: 1000, reason: 'full' });
     expect(full.status).toBe(201);
     expect(full.json.refund_type).toBe('FULL');

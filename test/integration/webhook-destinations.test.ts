@@ -9,7 +9,7 @@ import { Event, IdempotencyRecord, WebhookAttempt } from '../../src/db/entities'
 import { randomBase62 } from '../../src/domain/ids';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { guardedLookup, postJson, RefusedDestinationError } from '../../src/webhooks/http-post';
-import { startDelivery } from '../../src/webhooks/start-delivery';
+import { startDelivery } from '../../src/temporal/start-delivery';
 import { adminOps, call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';

@@ -1,4 +1,4 @@
-// Events and webhooks (spec 6, CONTRACT 10): signed with Standard Webhooks, retried by Temporal,
+// Events and webhooks (docs/webhooks.md): signed with Standard Webhooks, retried by Temporal,
 // recorded per attempt, never blocking the object's own workflow.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
@@ -11,7 +11,7 @@ import { postJson } from '../../src/webhooks/http-post';
 import type { DeliverableEvent } from '../../src/webhooks/delivery';
 import { WebhookRelay } from '../../src/webhooks/relay';
 import { WebhookSecrets } from '../../src/webhooks/secrets';
-import { startDelivery } from '../../src/webhooks/start-delivery';
+import { startDelivery } from '../../src/temporal/start-delivery';
 import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog } from '../helpers/processes';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';
@@ -224,7 +224,8 @@ describe('the relay of a worker that stops or falls behind', () => {
     const [first, second] = [firstEvent.id, secondEvent.id];
     await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === first), (list) => list.length >= 1);
     await r.stop();
-    // The first timed out in the relay and went to a workflow as attempt 2; the second was never tried by the relay.
+    // The first timed out in the relay and went to a workflow as attempt 2; the second was never
+    // tried by the relay.
     for (const id of [first, second]) {
       expect((await api.deps.temporal.workflow.getHandle(id).describe()).type).toBe('WebhookDeliveryWorkflow');
       expect(await relayLease(id)).toBeNull();

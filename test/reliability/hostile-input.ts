@@ -24,7 +24,7 @@ const ID_PREFIX: Record<string, string> = {
   'payments.create': 'pay_', 'payments.create_hosted': 'pay_', 'refunds.create': 'ref_', 'payouts.create': 'po_', 'payments.refund_b': 'pay_',
 };
 
-/** Codes answered after the idempotency claim (CONTRACT 2 step 9 and provider answers): the claim stays, released. */
+/** Codes answered after the idempotency claim (business rules and provider answers): the claim stays, released. */
 const AFTER_CLAIM: ReadonlySet<string> = new Set([
   'merchant_not_provisioned', 'currency_not_supported', 'object_not_found', 'payment_not_refundable', 'amount_exceeds_refundable',
   'invalid_card', 'unsupported_card', 'rate_limit_exceeded', 'processing_error', 'service_unavailable', 'card_declined', 'charge_already_refunded',
@@ -171,7 +171,7 @@ export function hostileInputSection(stack: ReliabilityStack): void {
       const claimsBefore = await claims(stack, fuzzed.merchantId);
       const createdIds = new Set<string>();
       let shapeBRefunds = 0;
-      // A Shape B decline answers 402 card_declined, and the declined Payment exists (CONTRACT 1).
+      // A Shape B decline answers 402 card_declined, and the declined Payment exists (docs/shape-b.md).
       let shapeBDeclines = 0;
       const expectedClaims = new Set<string>();
       const stats = new Map<string, EndpointStats>();
@@ -212,12 +212,14 @@ export function hostileInputSection(stack: ReliabilityStack): void {
           if (code === 'card_declined') shapeBDeclines += 1;
         }
       };
-      // Cases go out FUZZ_BATCH at a time: the API process answers them concurrently, as it would its clients.
+      // Cases go out FUZZ_BATCH at a time: the API process answers them concurrently, as it would
+      // its clients.
       const batches = fc.array(fuzzRequest(ids, keys, valid), { minLength: FUZZ_BATCH, maxLength: FUZZ_BATCH });
       await fc.assert(fc.asyncProperty(batches, async (batch) => { await Promise.all(batch.map(fuzzOne)); }),
         { numRuns: Math.ceil(COUNTS.fuzzCases / FUZZ_BATCH), seed, endOnFailure: true });
 
-      // State: exactly the objects the 2xx answers named, and claims only where the idempotency step was reached.
+      // State: exactly the objects the 2xx answers named, and claims only where the idempotency
+      // step was reached.
       const objectsAfter = await objectIds(stack, fuzzed.merchantId);
       const claimsAfter = await claims(stack, fuzzed.merchantId);
       const shapeBRefundIds = await refundIdsOf(stack, ids.shapeBPaymentId);

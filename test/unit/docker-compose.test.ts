@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../src/temporal/search-attributes';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/contracts/search-attributes';
 
 const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string>; ports?: string[]; healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }> }>;

@@ -1,12 +1,12 @@
 // The hosted page's pure parts: form checks, HTML rendering, headers, return URL, state pages.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { parseCardForm, parseExpiry, parseUrlEncodedForm } from '../../src/hosted-page/form';
-import { STYLE_SOURCE, pageSecurityHeaders } from '../../src/hosted-page/html';
+import { hostedPageOpen, parseCardForm, parseExpiry, parseUrlEncodedForm } from '../../src/domain/hosted-page';
+import { STYLE_SOURCE, pageSecurityHeaders } from '../../src/api/hosted-page/html';
 import { escapeHtml } from '../../src/web/html';
-import { renderCheckoutForm, renderStatusPage } from '../../src/hosted-page/pages';
-import { merchantReturnUrl } from '../../src/hosted-page/return-url';
-import { closedPaymentPage, hostedPageOpen } from '../../src/hosted-page/states';
+import { renderCheckoutForm, renderStatusPage } from '../../src/api/hosted-page/pages';
+import { merchantReturnUrl } from '../../src/services/return-url';
+import { closedPaymentPage } from '../../src/api/hosted-page/states';
 import type { PaymentView } from '../../src/domain/payment';
 
 const NOW = new Date(Date.UTC(2026, 4, 15));

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createApp } from '../../src/api/app';
-import type { Deps } from '../../src/api/context';
+import type { Deps } from '../../src/services/context';
 import { loadConfig, PROJECT_ROOT, type Config } from '../../src/config';
 import { createLogger } from '../../src/observability/logger';
 import { ApiMetrics } from '../../src/observability/metrics';

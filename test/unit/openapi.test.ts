@@ -4,18 +4,18 @@
 // the catalogue. What standard tools need: a server, bodies a validating proxy accepts whatever the
 // shape, codes that may grow, and the webhooks.
 import { createApp } from '../../src/api/app';
-import type { Deps } from '../../src/api/context';
+import type { Deps } from '../../src/services/context';
 import { buildOpenApiDocument, openApiDocument } from '../../src/api/openapi/document';
 import { ERROR_SCOPES, errorCodesFor } from '../../src/api/openapi/error-scopes';
 import { OPERATIONS, UNDOCUMENTED_ROUTES } from '../../src/api/openapi/operations';
 import { JOI_SOURCES, joiToJsonSchema } from '../../src/api/openapi/request-schemas';
 import { EXAMPLES } from '../../src/api/openapi/examples';
 import { openEnumValues, type JsonSchema, type OperationObject, type ParameterObject } from '../../src/api/openapi/types';
-import { KNOWN_VERSIONS, SHAPE_B_VERSION } from '../../src/api/versions';
+import { KNOWN_VERSIONS, SHAPE_B_VERSION } from '../../src/representations/versions';
 import { loadConfig } from '../../src/config';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/domain/errors';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
-import { EVENT_TYPES } from '../../src/webhooks/event-types';
+import { EVENT_TYPES } from '../../src/domain/events';
 import { OpenApiValidator, pointer } from '../helpers/openapi';
 
 const document = openApiDocument();
@@ -244,7 +244,7 @@ describe('errors', () => {
     }
   });
 
-  it('spec 7.2 examples: payouts and payments answer their specific codes', () => {
+  it('catalogue examples: payouts and payments answer their specific codes', () => {
     const codesOf = (path: string, method: string, status: string) => document.paths[path]![method]!.responses[status]!['x-error-codes'];
     expect(codesOf('/v1/payouts', 'post', '422')).toEqual(['currency_not_supported', 'invalid_card', 'merchant_not_provisioned', 'unsupported_card']);
     expect(codesOf('/v1/payments', 'post', '429')).toEqual(['rate_limit_exceeded']);

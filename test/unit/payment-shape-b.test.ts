@@ -1,6 +1,6 @@
 // Shape B rules over the one Payment model: status mapping, decline codes, list filters, ids, and
-// the serializer's exact field set (spec 2.9, 3.4, 7.4; CONTRACT 1).
-import { serializePaymentB } from '../../src/api/serializers/payment-b';
+// the serializer's exact field set (docs/shape-b.md).
+import { serializePaymentB } from '../../src/representations/payment-b';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
 import { emptyTransitions, PAYMENT_STATUSES, type PaymentView } from '../../src/domain/payment';
 import {
@@ -44,7 +44,7 @@ describe('Shape B status', () => {
   });
 });
 
-describe('Shape B decline codes (spec 7.4)', () => {
+describe('Shape B decline codes', () => {
   it.each([
     ['generic_decline', 'generic_decline'], ['insufficient_funds', 'insufficient_funds'], ['expired_card', 'expired_card'],
     ['do_not_honor', 'do_not_honor'], ['issuer_declined', 'incorrect_cvc'], ['processor_error', 'processing_error'],
@@ -79,7 +79,7 @@ describe('Shape B payment ids', () => {
 });
 
 describe('serializePaymentB', () => {
-  it('has exactly the fields of spec 2.9, lowercase currency and brand', () => {
+  it('has exactly the fields of a Shape B payment, lowercase currency and brand', () => {
     expect(serializePaymentB(view())).toEqual({
       id: 'pay_0123456789abcdefABCDEF01', object: 'payment', amount: 4999, currency: 'usd', status: 'succeeded', description: null,
       card: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2030, country: 'US' },

@@ -1,4 +1,4 @@
-// The sandbox acquirer driven through HttpProviderClient: every test-card row of CONTRACT 6,
+// The sandbox acquirer driven through HttpProviderClient: every test-card row of docs/quickstart.md,
 // idempotent replays, the 3DS pages by plain form POSTs, notifications and fault injection.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';

@@ -43,15 +43,15 @@ describe('amountRefundable', () => {
 });
 
 describe('refundType', () => {
-  it('spec 2.6 rule 1: the full amount with nothing succeeded or in progress is FULL', () => {
+  it('the full amount with nothing succeeded or in progress is FULL', () => {
     expect(refundType(1000, 1000, [])).toBe('FULL');
   });
 
-  it('spec 2.6 rule 2: the remainder after a succeeded partial refund is PARTIAL', () => {
+  it('the remainder after a succeeded partial refund is PARTIAL', () => {
     expect(refundType(1000, 600, [entry(400, 'SUCCEEDED')])).toBe('PARTIAL');
   });
 
-  it('spec 2.6 rule 3: a failed partial refund does not prevent a later FULL', () => {
+  it('a failed partial refund does not prevent a later FULL', () => {
     expect(refundType(1000, 1000, [entry(400, 'FAILED')])).toBe('FULL');
     expect(refundType(1000, 1000, [entry(1000, 'FAILED'), entry(1, 'FAILED')])).toBe('FULL');
   });
@@ -79,7 +79,7 @@ describe('checkRefund', () => {
     expect(checkRefund('SUCCEEDED', 1000, 501, entries)).toEqual({ ok: false, code: 'amount_exceeds_refundable' });
   });
 
-  it('spec 4.5 rule 2: nothing left gives amount_exceeds_refundable for any amount', () => {
+  it('nothing left gives amount_exceeds_refundable for any amount', () => {
     const entries = [entry(1000, 'SUCCEEDED')];
     expect(checkRefund('SUCCEEDED', 1000, 1, entries)).toEqual({ ok: false, code: 'amount_exceeds_refundable' });
   });
@@ -110,7 +110,7 @@ type Op =
   | { kind: 'request'; amount: number }
   | { kind: 'transition'; index: number; to: RefundStatus };
 
-// Transitions of spec 3.2: PENDING -> PROCESSING | SUCCEEDED | FAILED, PROCESSING -> SUCCEEDED | FAILED.
+// Refund transitions: PENDING -> PROCESSING | SUCCEEDED | FAILED, PROCESSING -> SUCCEEDED | FAILED.
 const NEXT: Record<RefundStatus, RefundStatus[]> = {
   PENDING: ['PROCESSING', 'SUCCEEDED', 'FAILED'],
   PROCESSING: ['SUCCEEDED', 'FAILED'],

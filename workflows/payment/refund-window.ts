@@ -9,7 +9,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { failureMessage } from '../../src/domain/failure-codes';
 import type { RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
-import { searchAttributesFor } from '../../src/temporal/search-attributes';
+import { searchAttributesFor } from '../contracts/search-attributes';
 import { refundProgressSignal, refundUpdate, type PaymentWorkflowFn, type RefundCommand } from '../contracts/payment';
 import { refundWorkflow, type RefundProgress, type RefundWorkflowFn } from '../contracts/refund';
 import { nowSeconds } from '../projection';

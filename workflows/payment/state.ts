@@ -5,7 +5,7 @@ import { failureMessage, type FailureCode } from '../../src/domain/failure-codes
 import { canTransition, emptyTransitions, stampTransition, type PaymentView } from '../../src/domain/payment';
 import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
 import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provider/types';
-import { ObjectStatusKey } from '../../src/temporal/search-attributes';
+import { ObjectStatusKey } from '../contracts/search-attributes';
 import type { PaymentSettings, PaymentWorkflowInput } from '../contracts/payment';
 import { nowSeconds, Projection } from '../projection';
 

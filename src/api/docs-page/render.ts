@@ -209,7 +209,7 @@ ${rows.join('\n')}
 function failureCodes(): string {
   const rows = FAILURE_CODES.map((code) => `<tr><td class="name"><code>${code}</code></td><td>${escapeHtml(failureMessage(code))}</td></tr>`);
   return `<section id="failure-codes"><h2>Operation failure codes</h2>
-${markdown('Values of a Payment\'s `failure_code`, a Refund\'s `failure.code` and a Payout\'s `failure_code` (spec 7.3). They describe why an operation failed; they are not HTTP error codes.')}
+${markdown('Values of a Payment\'s `failure_code`, a Refund\'s `failure.code` and a Payout\'s `failure_code`. They describe why an operation failed; they are not HTTP error codes.')}
 <table><thead><tr><th>Code</th><th>Meaning</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>`;

@@ -1,4 +1,5 @@
-// Merchant capability checks (CONTRACT 2 step 4), before the Idempotency-Key and the body.
+// Merchant capability checks, before the Idempotency-Key and the body (docs/api-reference.md,
+// "Order of checks").
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { authOf, type AppContext } from '../context';

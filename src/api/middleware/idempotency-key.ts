@@ -1,4 +1,4 @@
-// The Idempotency-Key header of create operations (CONTRACT 2 step 5).
+// The Idempotency-Key header of create operations (docs/api-reference.md, "Order of checks").
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { AppContext } from '../context';

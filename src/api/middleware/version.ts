@@ -1,9 +1,9 @@
-// Service-Version resolution (CONTRACT 1): header, else the merchant default. Routes that exist in
-// one shape only pass that shape and always answer in it.
+// Service-Version resolution (docs/api-reference.md, "Versions and shapes"): header, else the
+// merchant default. Routes that exist in one shape only pass that shape and always answer in it.
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { AppContext } from '../context';
-import { isKnownVersion, isWellFormedVersion, shapeOf, versionOf, type ApiVersion, type Shape } from '../versions';
+import { isKnownVersion, isWellFormedVersion, shapeOf, versionOf, type ApiVersion, type Shape } from '../../representations/versions';
 
 export function resolveVersion(fixedShape?: Shape) {
   return async (ctx: AppContext, next: Next): Promise<void> => {

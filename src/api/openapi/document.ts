@@ -5,7 +5,7 @@
 import { loadConfig } from '../../config';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../middleware/idempotency-key';
-import { KNOWN_VERSIONS, SHAPE_A_VERSION, versionOf, type Shape } from '../versions';
+import { KNOWN_VERSIONS, SHAPE_A_VERSION, versionOf, type Shape } from '../../representations/versions';
 import { errorCodesFor } from './error-scopes';
 import { errorExample, example } from './examples';
 import { OPERATIONS, TAGS, type OperationSpec, type SuccessResponse } from './operations';

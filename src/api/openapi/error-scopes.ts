@@ -1,8 +1,8 @@
-// Which operations answer with which catalogue code: spec 7.2's "Operations" column plus the
-// CONTRACT's additions, in one table. Every operation's error responses are derived from it, and
-// `satisfies` makes a new catalogue code fail to compile until it is placed here.
+// Which operations answer with which catalogue code (docs/api-reference.md, "Errors" and "Order of
+// checks"), in one table. Every operation's error responses are derived from it, and `satisfies`
+// makes a new catalogue code fail to compile until it is placed here.
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
-import type { Shape } from '../versions';
+import type { Shape } from '../../representations/versions';
 import type { OperationId, OperationSpec } from './operations';
 
 type Scope =
@@ -23,22 +23,22 @@ export const ERROR_SCOPES = {
   internal_error: 'authenticated',
   invalid_api_key: 'authenticated',
   invalid_card: ['createPayout'],
-  // CONTRACT 2 step 7: a malformed path id; the Shape B refund has one too.
+  // A malformed path id; the Shape B refund has one too.
   invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB'],
   invalid_search_criteria: ['listPayments', 'listPayouts'],
   merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
   object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB'],
   object_state_conflict: ['createPayment', 'createPayout'],
-  // Includes a malformed or unknown Service-Version (CONTRACT 1) and an over-long Idempotency-Key.
+  // Includes a malformed or unknown Service-Version and an over-long Idempotency-Key.
   parameter_invalid: 'authenticated',
   parameter_missing: 'creates',
   payment_acceptance_unavailable: ['createPayment', 'createHostedPayment'],
   payment_not_refundable: ['createRefund', 'refundPaymentB'],
   payout_submission_unavailable: ['createPayout'],
   processing_error: ['createPayment'],
-  // The provider's limit on Direct Payments (spec 7.2), and the service's own per-API-key limit.
+  // The provider's limit on Direct Payments, and the service's own per-API-key limit.
   rate_limit_exceeded: 'authenticated',
-  // Every create (spec 7.2), the Shape B refund too: it takes no body, and any other than none or `{}` is this.
+  // Every create, the Shape B refund too: it takes no body, and any other than none or `{}` is this.
   request_body_invalid: 'creates',
   // Answered for a method and path no operation matches; listed in the catalogue, not per operation.
   resource_not_found: [],
@@ -48,7 +48,7 @@ export const ERROR_SCOPES = {
   charge_already_refunded: ['refundPaymentB'],
 } as const satisfies Record<ErrorCode, Scope>;
 
-/** Codes that exist only in the Shape B envelope (spec 7.4, CONTRACT 8). */
+/** Codes that exist only in the Shape B envelope (docs/shape-b.md). */
 export const SHAPE_B_ONLY_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['card_declined', 'charge_already_refunded']);
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

@@ -1,5 +1,6 @@
 // Request and response examples. Shape A bodies and error envelopes come from the real serializers
-// and `errorBody`, so they look exactly like answers; Shape B bodies are written from the spec. A
+// and `errorBody`, so they look exactly like answers; Shape B bodies are written by hand
+// (docs/shape-b.md). A
 // unit test validates every example against the schema it illustrates.
 import { ApiError, type ErrorCode } from '../../domain/errors';
 import { failureMessage } from '../../domain/failure-codes';
@@ -7,9 +8,9 @@ import { emptyTransitions, type PaymentView, type RefundView } from '../../domai
 import type { PayoutView } from '../../domain/payout';
 import type { RequestState } from '../context';
 import { errorBody } from '../errors';
-import { serializePaymentA, serializeRefundA } from '../serializers/payment-a';
-import { serializePayout } from '../serializers/payout';
-import type { Shape } from '../versions';
+import { serializePaymentA, serializeRefundA } from '../../representations/payment-a';
+import { serializePayout } from '../../representations/payout';
+import type { Shape } from '../../representations/versions';
 import type { ExampleObject } from './types';
 
 const BASE_URL = 'https://payments.example.com';

@@ -1,7 +1,7 @@
 // The one table of documented operations: what each does, who may call it, the shapes it speaks and
 // the component schemas of its request and responses. The OpenAPI document, its error lists and
 // the docs page are all derived from this table; a unit test holds it equal to the router.
-import type { Shape } from '../versions';
+import type { Shape } from '../../representations/versions';
 
 export type OperationId =
   | 'createPayment' | 'createHostedPayment' | 'listPayments' | 'retrievePayment'
@@ -44,10 +44,10 @@ export interface OperationSpec {
   authenticated: boolean;
   /** A create: `Idempotency-Key` required; 2xx answers are saved and replayed. */
   create: boolean;
-  /** Shapes spoken; two means the request's `Service-Version` decides (CONTRACT 1). */
+  /** Shapes spoken; two means the request's `Service-Version` decides. */
   shapes: readonly Shape[];
   /**
-   * False: part of the interface (spec) but not routed by this version of the service, which
+   * False: part of the interface but not routed by this version of the service, which
    * answers `404 resource_not_found` for it. The router test keeps this flag honest.
    */
   served: boolean;

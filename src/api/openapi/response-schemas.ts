@@ -1,4 +1,4 @@
-// Shape A response schemas (spec 2.1-2.7, CONTRACT 9 and 11) exactly as the serializers emit them,
+// Shape A response schemas exactly as the serializers emit them,
 // and both error envelopes as `errorBody` emits them. Strict (`additionalProperties: false`, every
 // emitted field required) so that validating real responses catches any drift.
 import type { CardBrand } from '../../domain/cards';
@@ -68,7 +68,7 @@ const list = (description: string, item: string, url: string, extra: Record<stri
 });
 
 function paymentSchemas(): Record<string, JsonSchema> {
-  const payment = strictObject('A Payment (spec 2.1), the current shape: answered for `Service-Version: 2025-09-01`.', {
+  const payment = strictObject('A Payment, the current shape: answered for `Service-Version: 2025-09-01`.', {
     id: { type: 'string', pattern: '^pay_[A-Za-z0-9]{24}$' },
     amount: minorUnits(1, 'Minor units.'),
     currency: { ...uppercaseCurrency(), description: 'The currency of the request, canonical uppercase.' },
@@ -88,13 +88,13 @@ function paymentSchemas(): Record<string, JsonSchema> {
     livemode: { type: 'boolean', description: 'False for a test-mode (sandbox) Payment.' },
     next_action: nullable(schemaRef('NextAction'), 'Set exactly when `status` is `REQUIRES_ACTION`; `null` otherwise.'),
   });
-  // next_action accompanies REQUIRES_ACTION and nothing else (spec 2.4, 3.1).
+  // next_action accompanies REQUIRES_ACTION and nothing else.
   payment.if = partial({ status: { const: 'REQUIRES_ACTION' } });
   payment.then = partial({ next_action: schemaRef('NextAction') });
   payment.else = partial({ next_action: { type: 'null' } });
   return {
     Payment: payment,
-    Card: strictObject('Masked card (spec 2.2).', {
+    Card: strictObject('Masked card.', {
       brand: { type: 'string', enum: CARD_BRANDS },
       last4: { type: 'string', pattern: '^\\d{4}$' },
       exp_month: { type: 'integer', format: 'int32', minimum: 1, maximum: 12 },
@@ -102,7 +102,7 @@ function paymentSchemas(): Record<string, JsonSchema> {
       cardholder_name: { type: ['string', 'null'], description: 'The submitted `holder_name` of a Direct Payment.' },
       country: { type: ['string', 'null'], pattern: '^[A-Z]{2}$', description: 'Issuing country (ISO 3166 alpha-2).' },
     }),
-    BillingDetails: strictObject('Captured billing details (spec 2.3).', {
+    BillingDetails: strictObject('Captured billing details.', {
       email: { type: ['string', 'null'] },
       first_name: { type: ['string', 'null'] },
       last_name: { type: ['string', 'null'] },
@@ -115,12 +115,12 @@ function paymentSchemas(): Record<string, JsonSchema> {
       postal_code: { type: ['string', 'null'] },
       country: { type: ['string', 'null'] },
     }),
-    NextAction: strictObject('What the customer\'s browser must do next (spec 2.4).', {
+    NextAction: strictObject('What the customer\'s browser must do next.', {
       type: { const: 'redirect' },
       reason: { type: 'string', enum: Object.keys(NEXT_ACTION_REASONS) },
       redirect_url: { type: 'string', format: 'uri', description: 'Opaque; may change while `REQUIRES_ACTION`: redirect again only when it changed.' },
     }),
-    StatusTransitions: strictObject('When the Payment first reached each status (spec 2.5).', {
+    StatusTransitions: strictObject('When the Payment first reached each status.', {
       requires_action_at: timestamp(true),
       processing_at: timestamp(true),
       succeeded_at: timestamp(true),
@@ -132,7 +132,7 @@ function paymentSchemas(): Record<string, JsonSchema> {
 }
 
 function refundSchema(): JsonSchema {
-  const refund = strictObject('A Refund (spec 2.6). Read through the parent Payment\'s `refunds` array.', {
+  const refund = strictObject('A Refund. Read through the parent Payment\'s `refunds` array.', {
     id: { type: 'string', pattern: '^ref_[A-Za-z0-9]{24}$' },
     payment_id: { type: 'string', pattern: '^pay_[A-Za-z0-9]{24}$' },
     amount: minorUnits(1, 'Minor units.'),
@@ -154,7 +154,7 @@ function refundSchema(): JsonSchema {
 
 function payoutSchemas(): Record<string, JsonSchema> {
   const failureOnly = 'Only when `FAILED`; absent otherwise.';
-  const payout = strictObject('A Payout (spec 2.7, CONTRACT 9). `PENDING` and `PROCESSING` are not final; `SUCCEEDED` and `FAILED` are.', {
+  const payout = strictObject('A Payout. `PENDING` and `PROCESSING` are not final; `SUCCEEDED` and `FAILED` are.', {
     id: { type: 'string', pattern: '^po_[A-Za-z0-9]{24}$' },
     amount: minorUnits(1, 'Minor units.'),
     currency: uppercaseCurrency(),
@@ -196,7 +196,7 @@ function errorSchemas(): Record<string, JsonSchema> {
   const message: JsonSchema = { type: 'string', description: 'For developers; may change. Do not branch on it or show it to customers.' };
   const CODE = 'Stable reason. New codes may appear: branch on the HTTP status when the code is unknown.';
   return {
-    Error: strictObject('Error envelope, Shape A (spec 7.1). Branch on the HTTP status first, then on `error.code`.', {
+    Error: strictObject('Error envelope, Shape A. Branch on the HTTP status first, then on `error.code`.', {
       error: strictObject('The error.', {
         code: openEnum(allCodes.filter((code) => !SHAPE_B_ONLY_CODES.has(code)), CODE),
         message,
@@ -205,7 +205,7 @@ function errorSchemas(): Record<string, JsonSchema> {
         request_id: requestId,
       }, ['param', 'doc_url']),
     }),
-    ErrorB: strictObject('Error envelope, Shape B (spec 7.4, CONTRACT 2).', {
+    ErrorB: strictObject('Error envelope, Shape B.', {
       error: strictObject('The error.', {
         type: { type: 'string', enum: ['card_error', 'invalid_request_error', 'api_error'], description: '`card_error` for declines, `api_error` for 5xx, else `invalid_request_error`.' },
         code: openEnum(allCodes, CODE),
@@ -226,7 +226,7 @@ function serviceSchemas(): Record<string, JsonSchema> {
     checks: strictObject('One entry per dependency.', { database: check(checkValues), temporal: check(checkValues) }),
   });
   return {
-    HealthOk: health('ok', 'All dependencies answer (CONTRACT 11).', ['ok']),
+    HealthOk: health('ok', 'All dependencies answer.', ['ok']),
     HealthUnavailable: health('unavailable', 'A dependency does not answer; it is marked `unavailable`.', ['ok', 'unavailable']),
     OpenApiDocument: {
       type: 'object',

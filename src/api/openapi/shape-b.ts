@@ -1,5 +1,5 @@
-// Shape B (Service-Version 2024-06-01) request and payment schemas, written from spec 2.9, 4.1, 4.2
-// and CONTRACT 1, because this version of the service has no Shape B joi schemas or serializers to
+// Shape B (Service-Version 2024-06-01) request and payment schemas, written by hand from
+// docs/shape-b.md, because this version of the service has no Shape B joi schemas or serializers to
 // generate them from. When those exist, generate the requests from the joi schemas as Shape A's are.
 import { MAX_AMOUNT } from '../../domain/money';
 import { SHAPE_B_DECLINE_CODES } from '../../domain/payment-shape-b';
@@ -27,7 +27,7 @@ export function shapeBSchemas(): Record<string, JsonSchema> {
   return {
     DirectPaymentRequestB: {
       type: 'object',
-      description: 'Shape B Direct Payment (spec 4.1). The answer waits for the outcome; there is no 3D Secure step.',
+      description: 'Shape B Direct Payment. The answer waits for the outcome; there is no 3D Secure step.',
       properties: {
         amount: amount(),
         currency: lowercaseCurrency(),
@@ -48,7 +48,7 @@ export function shapeBSchemas(): Record<string, JsonSchema> {
     },
     HostedPaymentRequestB: {
       type: 'object',
-      description: 'Shape B Hosted Payment Page payment (spec 4.2).',
+      description: 'Shape B Hosted Payment Page payment.',
       properties: {
         amount: amount(),
         currency: lowercaseCurrency(),
@@ -77,7 +77,7 @@ export function shapeBSchemas(): Record<string, JsonSchema> {
     },
     PaymentB: {
       type: 'object',
-      description: 'A payment in Shape B (spec 2.9, CONTRACT 1): answered for `Service-Version: 2024-06-01`. `pending` covers '
+      description: 'A payment in Shape B: answered for `Service-Version: 2024-06-01`. `pending` covers '
         + 'PENDING, REQUIRES_ACTION and PROCESSING; `failed` covers FAILED and EXPIRED; `refunded` once refunds that are not '
         + 'failed cover the whole amount.',
       properties: {

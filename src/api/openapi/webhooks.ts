@@ -1,7 +1,7 @@
 // The events the service POSTs to a merchant's webhook endpoint, as the document's top-level
 // `webhooks`: one entry per event type the service raises (EVENT_TYPES), its body the event
 // envelope around a Shape A snapshot of the object, its headers the Standard Webhooks signature.
-import { EVENT_TYPES, type EventObject, type EventType } from '../../webhooks/event-types';
+import { EVENT_TYPES, type EventObject, type EventType } from '../../domain/events';
 import { example } from './examples';
 import { strictObject, timestamp } from './response-schemas';
 import type { ExampleObject, JsonSchema, OperationObject, ParameterObject, Reference, ResponseObject } from './types';

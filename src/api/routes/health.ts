@@ -1,27 +1,14 @@
 // GET /v1/health: real checks of the database and of Temporal, no authentication; GET /metrics.
-import type { AppRouter, Deps } from '../context';
-
-async function check(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<'ok' | 'unavailable'> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([fn(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), timeoutMs); })]);
-    return 'ok';
-  } catch {
-    return 'unavailable';
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import type { AppRouter } from '../context';
+import type { Deps } from '../../services/context';
+import { checkHealth } from '../../services/health';
 
 export function registerHealthRoutes(router: AppRouter, deps: Deps): void {
   router.get('health', '/v1/health', async (ctx) => {
-    const [database, temporal] = await Promise.all([
-      check(() => deps.dataSource.query('SELECT 1')),
-      check(() => deps.temporal.workflowService.getSystemInfo({})),
-    ]);
-    const ok = database === 'ok' && temporal === 'ok';
+    const checks = await checkHealth(deps);
+    const ok = checks.database === 'ok' && checks.temporal === 'ok';
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'unavailable', checks: { database, temporal } };
+    ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
   });
 
   // With API_METRICS_PORT set, metrics are served on that port only and not to the public.

@@ -1,4 +1,4 @@
-// The Hosted Payment Page for shoppers' browsers (CONTRACT 6): GET shows the card form of the
+// The Hosted Payment Page for shoppers' browsers (docs/hosted-page.md): GET shows the card form of the
 // Payment behind a hosted token, POST takes the card. Plain HTML forms, no JavaScript, no cookies.
 //
 // No separate CSRF token: the page keeps no session or cookie a forged request could ride on, and
@@ -6,12 +6,13 @@
 // would need to know anyway. Cross-site POSTs that browsers label as such are refused as well.
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
-import { parseUrlEncodedForm } from '../../hosted-page/form';
-import { pageSecurityHeaders } from '../../hosted-page/html';
-import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../../hosted-page/pages';
-import { closedPaymentPage, crossSiteSubmissionPage, hostedPageOpen, notFoundPage, unavailablePage } from '../../hosted-page/states';
-import { HostedPaymentService, pageHeading, type Checkout } from '../../services/hosted-payments';
-import type { AppContext, AppRouter, Deps } from '../context';
+import { hostedPageOpen, parseUrlEncodedForm } from '../../domain/hosted-page';
+import { pageSecurityHeaders } from '../hosted-page/html';
+import { renderCheckoutForm, renderStatusPage, type CheckoutFormView, type StatusPageView } from '../hosted-page/pages';
+import { closedPaymentPage, crossSiteSubmissionPage, notFoundPage, pageHeading, unavailablePage } from '../hosted-page/states';
+import { HostedPaymentService, type Checkout } from '../../services/hosted-payments';
+import type { AppContext, AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { readBody, type BodyProblem } from '../request-body';
 
 const MAX_FORM_BYTES = 8 * 1024;

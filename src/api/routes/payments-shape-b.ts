@@ -1,21 +1,21 @@
-// Shape B (Service-Version 2024-06-01) Payment creates and the Shape B refund (spec 4.1 variant,
-// 4.2 Shape B body, 4.6, 7.4; CONTRACT 1 and 8). Thin: parse, delegate, serialize. The creates are
+// Shape B (Service-Version 2024-06-01) Payment creates and the Shape B refund (docs/shape-b.md).
+// Thin: parse, delegate, serialize. The creates are
 // reached from the shared payment routes when the request's shape is B; the refund is Shape B only.
 import { ApiError } from '../../domain/errors';
 import type { BillingDetails, PaymentView } from '../../domain/payment';
 import { declineOf } from '../../domain/payment-shape-b';
 import { ShapeBPaymentService } from '../../services/shape-b-payments';
-import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
+import { authOf, type AppContext, type AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
-import { PAYMENT_SHAPES } from '../payment-shapes';
+import { PAYMENT_SHAPES } from '../../representations/payment-shapes';
 import { respondIdempotently } from '../respond';
 import { directPaymentSchemaB, hostedPaymentSchemaB, type CustomerB } from '../schemas/payments-shape-b';
-import { serializePaymentB } from '../serializers/payment-b';
+import { serializePaymentB } from '../../representations/payment-b';
 import { readEmptyJsonBody, readJsonBody, validateBody } from '../validation';
-import { destinationPolicy, urlRefusal } from '../../webhooks/destination';
 
 export interface ShapeBPaymentHandlers {
   createDirect(ctx: AppContext): Promise<void>;
@@ -46,15 +46,6 @@ function billingFromCustomer(customer: CustomerB | null | undefined): BillingDet
   };
 }
 
-/**
- * A `callback_url` that delivery would refuse (the service's own ports, a private address, ...) is
- * refused now, with the body's other checks and before the idempotency key is claimed.
- */
-function checkCallbackUrl(deps: Deps, url: string | null | undefined, livemode: boolean): void {
-  const refusal = url ? urlRefusal(url, livemode, destinationPolicy(deps.config)) : null;
-  if (refusal) throw new ApiError('parameter_invalid', { param: 'callback_url', message: `\`callback_url\` is refused: ${refusal}.` });
-}
-
 export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
   const service = new ShapeBPaymentService(deps);
   const retentionSeconds = deps.config.shapeBIdempotencyTtlSeconds;
@@ -69,7 +60,8 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
         identityName: 'payments.create_b',
         objectKind: 'payment',
         retentionSeconds,
-        // Card fields are not part of the identity, as in Shape A (spec 8.2 rule 5).
+        // Card fields are not part of the identity, as in Shape A (docs/api-reference.md,
+        // "Idempotency").
         identity: { amount: request.amount, currency: request.currency },
         create: async (paymentId, retry) => answerDirect(await service.createDirect(auth, {
           amount: request.amount,
@@ -83,7 +75,8 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
       const auth = authOf(ctx);
       const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
       const request = validateBody(hostedPaymentSchemaB, body, { livemode: auth.livemode });
-      checkCallbackUrl(deps, request.callback_url, auth.livemode);
+      // With the body's other checks, before the idempotency key is claimed.
+      service.checkCallbackUrl(request.callback_url, auth.livemode);
       await respondIdempotently(ctx, deps, {
         operation: 'payments.create_hosted',
         identityName: 'payments.create_hosted_b',
@@ -120,7 +113,7 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
   };
 }
 
-/** `POST /v1/payments/{id}/refund`: always Shape B, a full refund of what remains (CONTRACT 8). */
+/** `POST /v1/payments/{id}/refund`: always Shape B, a full refund of what remains. */
 export function registerShapeBRefundRoute(router: AppRouter, deps: Deps): void {
   const service = new ShapeBPaymentService(deps);
 

@@ -1,17 +1,17 @@
 // Payment operations: create (Direct and Hosted), retrieve and list. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import type { IntegrationType } from '../../domain/payment';
-import { findPayment, listPayments } from '../../read-models/payments';
 import { PaymentService } from '../../services/payments';
-import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
+import { authOf, type AppContext, type AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
-import { PAYMENT_SHAPES } from '../payment-shapes';
+import { PAYMENT_SHAPES } from '../../representations/payment-shapes';
 import { respondIdempotently } from '../respond';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema, type DirectPaymentRequestA, type HostedPaymentRequestA } from '../schemas/payments';
-import { serializePaymentA } from '../serializers/payment-a';
+import { serializePaymentA } from '../../representations/payment-a';
 import { shapeBPaymentHandlers } from './payments-shape-b';
 import { readJsonBody, validateBody, validateQuery } from '../validation';
 
@@ -23,7 +23,10 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const auth = authenticate(deps);
   const shapeB = shapeBPaymentHandlers(deps);
 
-  /** One Shape A create for both integration types: only the identity's currency differs (spec 8.2). */
+  /**
+   * One Shape A create for both integration types: only the identity's currency differs
+   * (docs/api-reference.md, "Idempotency").
+   */
   async function createPaymentA(ctx: AppContext, integrationType: IntegrationType, request: PaymentRequestA): Promise<void> {
     const direct = integrationType === 'DIRECT';
     await respondIdempotently(ctx, deps, {
@@ -76,7 +79,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
     const id = ctx.params.id!;
     const shape = PAYMENT_SHAPES[ctx.state.shape];
     if (!shape.isPaymentId(id)) throw new ApiError('invalid_request', { param: 'id', message: `\`id\` must be a Payment id (${shape.paymentIdRule}).` });
-    const payment = await findPayment(deps.dataSource, scopeOf(ctx), id);
+    const payment = await service.find(authOf(ctx), id);
     if (!payment) throw new ApiError('object_not_found', { param: 'id', message: `No such payment: ${id}.` });
     ctx.body = shape.serialize(payment);
   });
@@ -92,7 +95,7 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
       if (!filter) throw new ApiError('invalid_search_criteria', { param: 'status', message: `\`status\` must be one of ${shape.statusValues.join(', ')}.` });
       return filter;
     });
-    const result = await listPayments(deps.dataSource, scopeOf(ctx), {
+    const result = await service.list(authOf(ctx), {
       limit: query.limit,
       startingAfter: query.starting_after,
       endingBefore: query.ending_before,
@@ -105,9 +108,4 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
     }
     ctx.body = { object: 'list', data: result.data.map((payment) => shape.serialize(payment)), has_more: result.hasMore, url: '/v1/payments' };
   });
-}
-
-function scopeOf(ctx: AppContext) {
-  const auth = authOf(ctx);
-  return { merchantId: auth.merchant.id, livemode: auth.livemode };
 }

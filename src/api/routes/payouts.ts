@@ -1,19 +1,19 @@
-// Payout operations (spec 4.7, CONTRACT 9): submit, retrieve and list. Shape A only (CONTRACT 1).
-// Thin: parse, delegate, serialize.
+// Payout operations (docs/api-reference.md, "Payouts" and "Lists"): submit, retrieve and list.
+// Shape A only. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { normalizeCurrency } from '../../domain/money';
 import { parsePayoutSearch } from '../../domain/payout-search';
-import { findPayout, listPayouts, type PayoutListQuery } from '../../read-models/payouts';
-import { canonicalIp, destinationDigest, PayoutService } from '../../services/payouts';
-import { authOf, type AppContext, type AppRouter, type Deps } from '../context';
+import { canonicalIp, destinationDigest, PayoutService, type PayoutListQuery } from '../../services/payouts';
+import { authOf, type AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { respondIdempotently } from '../respond';
 import { createPayoutSchema, listPayoutsQuerySchema, type ListPayoutsQuery } from '../schemas/payouts';
-import { serializePayout } from '../serializers/payout';
+import { serializePayout } from '../../representations/payout';
 import { readJsonBody, validateBody, validateQuery } from '../validation';
 
 /** The read model's list query for a validated `GET /v1/payouts` query string. */
@@ -48,7 +48,8 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
     await respondIdempotently(ctx, deps, {
       operation: 'payouts.create',
       objectKind: 'payout',
-      // Spec 8.2: parsed values, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1`, or `es` and `ES`, are one request.
+      // Parsed values (docs/api-reference.md, "Idempotency"), so `2001:DB8::1` and
+      // `2001:db8:0:0:0:0:0:1`, or `es` and `ES`, are one request.
       identity: {
         amount: request.amount,
         currency: normalizeCurrency(request.currency),
@@ -74,7 +75,7 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
   router.get('listPayouts', '/v1/payouts', auth, resolveVersion('A'), async (ctx) => {
     const query = validateQuery(listPayoutsQuerySchema, ctx.query);
     assertCombinable(query);
-    const result = await listPayouts(deps.dataSource, scopeOf(ctx), payoutListQuery(query));
+    const result = await service.list(authOf(ctx), payoutListQuery(query));
     if ('cursorNotFound' in result) {
       throw new ApiError('invalid_search_criteria', { param: result.cursorNotFound, message: `\`${result.cursorNotFound}\` is not a Payout of this account.` });
     }
@@ -93,7 +94,7 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
       throw new ApiError('invalid_request', { param: 'payout_id', message: '`payout_id` must be a Payout id (po_ followed by 24 letters or digits).' });
     }
     // The read model only: retrieving a Payout never advances it.
-    const payout = await findPayout(deps.dataSource, scopeOf(ctx), id);
+    const payout = await service.find(authOf(ctx), id);
     if (!payout) throw new ApiError('object_not_found', { param: 'payout_id', message: `No such payout: ${id}.` });
     ctx.body = serializePayout(payout);
   });
@@ -113,9 +114,4 @@ function assertCombinable(query: ListPayoutsQuery): void {
   if (amountGte !== undefined && amountLte !== undefined && amountGte > amountLte) {
     throw new ApiError('invalid_search_criteria', { param: 'amount[lte]', message: '`amount[lte]` must not be below `amount[gte]`.' });
   }
-}
-
-function scopeOf(ctx: AppContext) {
-  const auth = authOf(ctx);
-  return { merchantId: auth.merchant.id, livemode: auth.livemode };
 }

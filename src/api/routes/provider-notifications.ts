@@ -4,7 +4,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { PaymentService } from '../../services/payments';
-import type { AppRouter, Deps } from '../context';
+import type { AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { readBodyText } from '../request-body';
 
 export function registerProviderNotificationRoutes(router: AppRouter, deps: Deps): void {

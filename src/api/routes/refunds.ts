@@ -1,14 +1,15 @@
-// POST /v1/refunds (spec 4.5): an update on the parent PaymentWorkflow, which owns the balance.
-// Shape A only (CONTRACT 1), whatever the version asked for.
+// POST /v1/refunds (docs/api-reference.md, "Refunds"): an update on the parent PaymentWorkflow,
+// which owns the balance. Shape A only, whatever the version asked for.
 import { RefundService } from '../../services/refunds';
-import { authOf, type AppRouter, type Deps } from '../context';
+import { authOf, type AppRouter } from '../context';
+import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { respondIdempotently } from '../respond';
 import { createRefundSchema } from '../schemas/refunds';
-import { serializeRefundA } from '../serializers/payment-a';
+import { serializeRefundA } from '../../representations/payment-a';
 import { readJsonBody, validateBody } from '../validation';
 
 export function registerRefundRoutes(router: AppRouter, deps: Deps): void {

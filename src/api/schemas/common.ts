@@ -29,7 +29,7 @@ export const ipAddress = () => Joi.string().min(3).max(45).custom((value: string
   return parseIpLiteral(value) ? value : helpers.error('any.invalid');
 }).messages({ 'any.invalid': '{{#label}} must be one literal IPv4 or IPv6 address, without port, zone or list' });
 
-/** Absolute https URL; plain http only for localhost in test mode (CONTRACT 2). */
+/** Absolute https URL; plain http only for localhost in test mode (docs/api-reference.md). */
 export const returnUrl = () => text(2048).custom((value: string, helpers) => {
   let url: URL;
   try {

@@ -1,5 +1,5 @@
-// Request schemas of the Shape B Payment operations (spec 4.1 variant, 4.2 Shape B body, 8.1;
-// CONTRACT 1 and 2). Built from the same blocks as Shape A's, so a field means the same in both.
+// Request schemas of the Shape B Payment operations (docs/shape-b.md). Built from the same blocks
+// as Shape A's, so a field means the same in both.
 import Joi from 'joi';
 import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_LENGTH } from '../../domain/payment-shape-b';
 import { characterCount } from '../../domain/text';

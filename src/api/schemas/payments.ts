@@ -1,4 +1,4 @@
-// Request schemas of the Payment operations (spec 2.8, 4.2, 4.4; CONTRACT 2 and 7).
+// Request schemas of the Payment operations (docs/api-reference.md, "Money and bounds" and "Lists").
 import Joi from 'joi';
 import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl, text } from './common';
 import type { BillingDetails } from '../../domain/payment';
@@ -65,7 +65,7 @@ const paymentId = () => Joi.string().pattern(/^pay_[A-Za-z0-9-]+$/).max(64);
 const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
 
 /**
- * GET /v1/payments (CONTRACT 7); `status` is spelled per shape, and the two cursors together are
+ * GET /v1/payments; `status` is spelled per shape, and the two cursors together are
  * refused, by the caller (so the error names the parameter).
  */
 export const listPaymentsQuerySchema = Joi.object({

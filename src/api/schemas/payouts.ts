@@ -1,6 +1,6 @@
-// Request schemas of the Payout operations (spec 4.7, CONTRACT 2 and 9). The destination card
-// number is only checked for its JSON type here: whether it is a usable card is a business rule
-// (`invalid_card` / `unsupported_card`, CONTRACT 2 step 9), answered after the idempotency state.
+// Request schemas of the Payout operations (docs/api-reference.md, "Payouts" and "Lists"). The
+// destination card number is only checked for its JSON type here: whether it is a usable card is a
+// business rule (`invalid_card` / `unsupported_card`), answered after the idempotency state.
 import Joi from 'joi';
 import type { CardBrand } from '../../domain/cards';
 import { isId } from '../../domain/ids';
@@ -18,7 +18,7 @@ export interface CreatePayoutRequest {
   merchant_reference?: number | null;
 }
 
-// No trimming or normalization: the name is kept exactly as sent (spec 4.7).
+// No trimming or normalization: the name is kept exactly as sent.
 const recipientName = () => Joi.string().custom((value: string, helpers) => {
   return isValidRecipientName(value) ? value : helpers.error('any.invalid');
 }).messages({ 'any.invalid': '{{#label}} must be 1 to 255 characters with at least one that is not whitespace' });
@@ -75,7 +75,7 @@ export interface ListPayoutsQuery {
   'amount[lte]'?: number;
 }
 
-/** GET /v1/payouts (CONTRACT 9). Combinations of parameters are checked by the route. */
+/** GET /v1/payouts. Combinations of parameters are checked by the route. */
 export const listPayoutsQuerySchema = Joi.object<ListPayoutsQuery>({
   limit: Joi.number().integer().min(1).max(100).default(10),
   starting_after: payoutCursor(),

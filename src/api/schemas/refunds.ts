@@ -1,4 +1,4 @@
-// Request schema of POST /v1/refunds (spec 4.5). No currency: a Refund inherits its Payment's.
+// Request schema of POST /v1/refunds. No currency: a Refund inherits its Payment's.
 import Joi from 'joi';
 import { amount, merchantReference, text } from './common';
 

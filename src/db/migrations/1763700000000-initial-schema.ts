@@ -1,7 +1,7 @@
 // Schema written with TypeORM's portable Table API so the same migration runs on MySQL/MariaDB
 // and on the embedded SQLite default. Later changes go in new migration files.
 import { Table, TableIndex, TableUnique, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
-import { isMysql } from '../dialect';
+import { isMysql } from './helpers/dialect';
 
 const col = {
   // SQLite only auto-increments an INTEGER PRIMARY KEY (which is 64-bit there).

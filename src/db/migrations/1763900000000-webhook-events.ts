@@ -1,6 +1,6 @@
 // Events (what was sent, for operators) and webhook delivery attempts (issue: events and webhooks).
 import { Table, TableIndex, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { isMysql } from '../dialect';
+import { isMysql } from './helpers/dialect';
 
 export class WebhookEvents1763900000000 implements MigrationInterface {
   name = 'WebhookEvents1763900000000';

@@ -3,7 +3,7 @@
 // (utf8mb4_bin), so a search is case-insensitive only through the lowercasing: literal otherwise
 // (no accent folding). SQLite compares it as given.
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { isMysql } from '../dialect';
+import { isMysql } from './helpers/dialect';
 
 export class PayoutSearch1764000000000 implements MigrationInterface {
   name = 'PayoutSearch1764000000000';

@@ -1,4 +1,4 @@
-// Shape B (issue 8): the Service-Version a Payment was created with (the browser return adds
+// Shape B (docs/shape-b.md): the Service-Version a Payment was created with (the browser return adds
 // `status` for Shape B), its hosted page URL (Shape B `redirect_url`, which workers cannot rebuild),
 // and an endpoint per event so a Shape B `callback_url` rides the one webhook delivery path.
 import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';

@@ -1,8 +1,8 @@
-// Payout lists at a million rows (issue 11, bench/REPORT.md): the search suffix index and the
+// Payout lists at a million rows (bench/REPORT.md): the search suffix index and the
 // per-scope payout count of src/read-models/payout-search-index.ts, backfilled from existing rows.
 import { Table, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { isMysql } from '../dialect';
-import { forEachPayoutTextBatch, insertSuffixes } from '../../read-models/payout-search-index';
+import { isMysql } from './helpers/dialect';
+import { forEachPayoutTextBatch, insertSuffixes } from './helpers/payout-search';
 
 const BATCH = 500;
 

@@ -1,4 +1,4 @@
-// Payout lists at a million rows, part two (issue 11, bench/REPORT.md): payout counts per
+// Payout lists at a million rows, part two (bench/REPORT.md): payout counts per
 // (scope, status, currency, brand), so total_count under those filters is a sum over a few rows
 // instead of a count over every match; and indexes for the creation-time and amount-range filters.
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';

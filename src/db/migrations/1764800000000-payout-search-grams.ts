@@ -1,9 +1,9 @@
-// Payout lists at a million rows, part three (issue 11, bench/REPORT.md): per-scope counts of the
+// Payout lists at a million rows, part three (bench/REPORT.md): per-scope counts of the
 // payouts that contain each one- and two-character text, so that the total_count of a short
 // search is one row read (src/read-models/payout-search-index.ts), backfilled from existing rows.
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { isMysql } from '../dialect';
-import { addGramCounts, forEachPayoutTextBatch, gramCounts } from '../../read-models/payout-search-index';
+import { isMysql } from './helpers/dialect';
+import { addGramCounts, forEachPayoutTextBatch, gramCounts } from './helpers/payout-search';
 
 const BATCH = 2000;
 

@@ -1,4 +1,4 @@
-// The webhook relay (issue 11: a delivery workflow per event was a third of a create's CPU): an
+// The webhook relay (a delivery workflow per event was a third of a create's CPU: bench/NOTES.md): an
 // event's first attempt is made without a workflow, under a lease that a sweeper takes over when
 // the recording worker dies. Existing events already have their delivery workflows: no lease.
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';

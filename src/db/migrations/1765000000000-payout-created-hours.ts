@@ -1,9 +1,9 @@
-// Payout lists at a million rows, part four (issue 11, bench/REPORT.md): per-scope counts and `seq`
+// Payout lists at a million rows, part four (bench/REPORT.md): per-scope counts and `seq`
 // ranges of the payouts created in each hour, so a creation-time window is counted from its whole
 // hours and paged inside the `seq` range they hold (src/read-models/payout-search-index.ts),
 // backfilled from existing rows.
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { backfillCreatedHours } from '../../read-models/payout-search-index';
+import { backfillCreatedHours } from './helpers/payout-search';
 
 export class PayoutCreatedHours1765000000000 implements MigrationInterface {
   name = 'PayoutCreatedHours1765000000000';

@@ -50,6 +50,48 @@ function missingKey(): Answer {
   return { status: 400, json: { error: 'idempotency_key_missing', message: 'The Idempotency-Key header is required' } };
 }
 
+/** Answers of a request the acquirer did not act on. */
+function rateLimited(): Answer {
+  return { status: 429, headers: { 'Retry-After': '1' }, json: { error: 'rate_limited' } };
+}
+
+function unavailable(): Answer {
+  return { status: 503, json: { error: 'service_unavailable' } };
+}
+
+/** A record as it is answered, or 404 when there is none. */
+function found<R>(record: R | undefined, json: (record: R) => Record<string, unknown>): Answer {
+  return record ? { status: 200, json: json(record) } : { status: 404, json: { error: 'not_found' } };
+}
+
+/** A refund's or payout's status and failure code once it settled to its outcome. */
+function applyOutcome(record: RefundRecord | PayoutRecord): void {
+  record.status = record.outcome.status;
+  record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
+}
+
+type AnyRecord = AuthorizationRecord | RefundRecord | PayoutRecord;
+
+/**
+ * The fields every record answers with, in the protocol's order: `head` follows `object`, `tail`
+ * follows `status`, and `settle_at` is there while the record is processing.
+ */
+function recordJson(object: string, record: AnyRecord, head: Record<string, unknown>, tail: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: record.id,
+    object,
+    ...head,
+    amount: record.amount,
+    currency: record.currency,
+    status: record.status,
+    ...tail,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+  if (record.status === 'processing') out.settle_at = record.settleAt;
+  return out;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -140,29 +182,23 @@ export class Acquirer {
   /** Refunds and payouts settle to the outcome their test card chose when they were taken. */
   settleToOutcome<R extends RefundRecord | PayoutRecord>(record: R): R {
     if (record.status === 'processing' && record.settleAt !== null && record.settleAt <= this.now()) {
-      record.status = record.outcome.status;
-      record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
+      applyOutcome(record);
       record.updatedAt = record.settleAt;
     }
     return record;
+  }
+
+  /** A new refund or payout: settled to its outcome at once when settling takes no time, else at settle_at. */
+  private settleLater(record: RefundRecord | PayoutRecord, now: number): void {
+    if (this.config.settleMs <= 0) applyOutcome(record);
+    else record.settleAt = now + this.config.settleMs;
   }
 
   // ---- serializers ----
 
   authorizationJson(record: AuthorizationRecord): Record<string, unknown> {
     this.settleAuthorization(record);
-    const out: Record<string, unknown> = {
-      id: record.id,
-      object: 'authorization',
-      reference: record.reference,
-      amount: record.amount,
-      currency: record.currency,
-      status: record.status,
-      card: { ...record.card },
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-    };
-    if (record.status === 'processing') out.settle_at = record.settleAt;
+    const out = recordJson('authorization', record, { reference: record.reference }, { card: { ...record.card } });
     if (record.status === 'declined') out.decline_code = record.declineCode;
     if (record.status === 'requires_action') out.action = { type: 'three_d_secure', url: record.actionUrl };
     return out;
@@ -170,37 +206,14 @@ export class Acquirer {
 
   refundJson(record: RefundRecord): Record<string, unknown> {
     this.settleToOutcome(record);
-    const out: Record<string, unknown> = {
-      id: record.id,
-      object: 'refund',
-      reference: record.reference,
-      authorization_id: record.authorizationId,
-      amount: record.amount,
-      currency: record.currency,
-      status: record.status,
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-    };
-    if (record.status === 'processing') out.settle_at = record.settleAt;
+    const out = recordJson('refund', record, { reference: record.reference, authorization_id: record.authorizationId });
     if (record.status === 'failed' || record.status === 'rejected') out.failure_code = record.failureCode;
     return out;
   }
 
   payoutJson(record: PayoutRecord): Record<string, unknown> {
     this.settleToOutcome(record);
-    const out: Record<string, unknown> = {
-      id: record.id,
-      object: 'payout',
-      idempotency_key: record.idempotencyKey,
-      reference: record.reference,
-      amount: record.amount,
-      currency: record.currency,
-      status: record.status,
-      card: { ...record.card },
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-    };
-    if (record.status === 'processing') out.settle_at = record.settleAt;
+    const out = recordJson('payout', record, { idempotency_key: record.idempotencyKey, reference: record.reference }, { card: { ...record.card } });
     if (record.status === 'failed') out.failure_code = record.failureCode;
     return out;
   }
@@ -234,13 +247,9 @@ export class Acquirer {
     const behaviour = valid ? paymentBehaviour(input.number) : { kind: 'decline' as const, code: 'invalid_number' as const };
 
     // Transport-level answers: the acquirer acted on nothing.
-    if (behaviour.kind === 'rate_limited') {
-      return { status: 429, headers: { 'Retry-After': '1' }, json: { error: 'rate_limited' } };
-    }
+    if (behaviour.kind === 'rate_limited') return rateLimited();
     if (behaviour.kind === 'bad_gateway') return { status: 502, html: BAD_GATEWAY_HTML };
-    if (behaviour.kind === 'unavailable') {
-      return { status: 503, json: { error: 'service_unavailable' } };
-    }
+    if (behaviour.kind === 'unavailable') return unavailable();
 
     const now = this.now();
     const record: AuthorizationRecord = {
@@ -284,16 +293,12 @@ export class Acquirer {
   }
 
   getAuthorization(id: string): Answer {
-    const record = this.state.authorizationsById.get(id);
-    if (!record) return { status: 404, json: { error: 'not_found' } };
-    return { status: 200, json: this.authorizationJson(record) };
+    return found(this.state.authorizationsById.get(id), (record) => this.authorizationJson(record));
   }
 
   getAuthorizationByKey(idempotencyKey: string | undefined): Answer {
     if (!idempotencyKey) return badRequest('idempotency_key');
-    const record = this.state.authorizations.get(idempotencyKey);
-    if (!record) return { status: 404, json: { error: 'not_found' } };
-    return { status: 200, json: { ...this.authorizationJson(record), idempotency_key: record.idempotencyKey } };
+    return found(this.state.authorizations.get(idempotencyKey), (record) => ({ ...this.authorizationJson(record), idempotency_key: record.idempotencyKey }));
   }
 
   private decline(record: AuthorizationRecord, code: FailureCode): void {
@@ -402,11 +407,8 @@ export class Acquirer {
     if (rejection) {
       record.status = 'rejected';
       record.failureCode = rejection;
-    } else if (this.config.settleMs <= 0) {
-      record.status = record.outcome.status;
-      record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
     } else {
-      record.settleAt = now + this.config.settleMs;
+      this.settleLater(record, now);
     }
 
     this.state.refunds.set(idempotencyKey, record);
@@ -429,9 +431,7 @@ export class Acquirer {
   }
 
   getRefund(id: string): Answer {
-    const record = this.state.refundsById.get(id);
-    if (!record) return { status: 404, json: { error: 'not_found' } };
-    return { status: 200, json: this.refundJson(record) };
+    return found(this.state.refundsById.get(id), (record) => this.refundJson(record));
   }
 
   // ---- payouts ----
@@ -467,12 +467,8 @@ export class Acquirer {
     this.state.payoutAttempts.set(idempotencyKey, attempts);
 
     const behaviour = payoutBehaviour(input.number);
-    if (behaviour.kind === 'rate_limited_first' && attempts === 1) {
-      return { status: 429, headers: { 'Retry-After': '1' }, json: { error: 'rate_limited' } };
-    }
-    if (behaviour.kind === 'unavailable_first' && attempts === 1) {
-      return { status: 503, json: { error: 'service_unavailable' } };
-    }
+    if (behaviour.kind === 'rate_limited_first' && attempts === 1) return rateLimited();
+    if (behaviour.kind === 'unavailable_first' && attempts === 1) return unavailable();
 
     const now = this.now();
     const record: PayoutRecord = {
@@ -495,34 +491,27 @@ export class Acquirer {
     if (behaviour.kind === 'fail') {
       record.status = 'failed';
       record.failureCode = behaviour.code;
-    } else if (this.config.settleMs <= 0) {
-      record.status = record.outcome.status;
-      record.failureCode = record.outcome.status === 'failed' ? record.outcome.failureCode : null;
     } else {
-      record.settleAt = now + this.config.settleMs;
+      this.settleLater(record, now);
     }
     this.state.payouts.set(idempotencyKey, record);
     this.state.payoutsById.set(record.id, record);
 
     // These cards acted but answer the first submission ambiguously.
     if (behaviour.kind === 'bad_gateway_after_record') return { status: 502, html: BAD_GATEWAY_HTML };
-    if (behaviour.kind === 'unavailable_then_fail') return { status: 503, json: { error: 'service_unavailable' } };
+    if (behaviour.kind === 'unavailable_then_fail') return unavailable();
     const answer: Answer = { status: 200, json: this.payoutJson(record) };
     if (behaviour.kind === 'slow_first') answer.delayMs = this.config.timeoutDelayMs;
     return answer;
   }
 
   getPayout(id: string): Answer {
-    const record = this.state.payoutsById.get(id);
-    if (!record) return { status: 404, json: { error: 'not_found' } };
-    return { status: 200, json: this.payoutJson(record) };
+    return found(this.state.payoutsById.get(id), (record) => this.payoutJson(record));
   }
 
   getPayoutByKey(idempotencyKey: string | undefined): Answer {
     if (!idempotencyKey) return badRequest('idempotency_key');
-    const record = this.state.payouts.get(idempotencyKey);
-    if (!record) return { status: 404, json: { error: 'not_found' } };
-    return { status: 200, json: this.payoutJson(record) };
+    return found(this.state.payouts.get(idempotencyKey), (record) => this.payoutJson(record));
   }
 
   // ---- introspection ----

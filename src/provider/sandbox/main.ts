@@ -1,25 +1,11 @@
 // Entry point of the sandbox acquirer: `npm run sandbox`. State is in memory; a restart forgets it.
-//   SANDBOX_PORT (3100), SANDBOX_SETTLE_MS (1000), SANDBOX_PUBLIC_URL (http://127.0.0.1:<port>),
-//   SANDBOX_NOTIFY_SECRET ('sandbox-dev-secret'), SANDBOX_CONTROL_TOKEN (unset: /_sandbox/* off)
-import { assertSecrets, config } from '../../config';
+// Settings: sandboxConfig() in src/config.ts (the variables are listed in README.md here).
+import { assertSecrets, sandboxConfig } from '../../config';
 import { startSandbox } from './app';
-
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer between ${min} and ${max}`);
-  }
-  return value;
-}
 
 async function main(): Promise<void> {
   assertSecrets(['SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN']);
-  const port = intFromEnv('SANDBOX_PORT', 3100, 0, 65535);
-  const settleMs = intFromEnv('SANDBOX_SETTLE_MS', 1000, 0, 24 * 60 * 60 * 1000);
-  const publicUrl = process.env.SANDBOX_PUBLIC_URL || undefined;
-  const { sandboxNotifySecret: notifySecret, sandboxControlToken: controlToken } = config();
+  const { port, settleMs, publicUrl, notifySecret, controlToken } = sandboxConfig();
 
   const sandbox = await startSandbox({
     port,

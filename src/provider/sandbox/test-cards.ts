@@ -1,5 +1,6 @@
-// The sandbox test-card table (CONTRACT section 6), turned into behaviour tags. Records keep the
-// tag, the brand and the last four digits; the full number is read once here and never stored.
+// The sandbox test-card table (docs/quickstart.md, "Test cards"), turned into behaviour tags.
+// Records keep the tag, the brand and the last four digits; the full number is read once here and
+// never stored.
 import type { FailureCode } from '../../domain/failure-codes';
 
 export type PaymentBehaviour =

@@ -1,5 +1,6 @@
-// The documented test cards (CONTRACT 6) the suite uses, with what each must end in, and a
-// register of every card number and CVC sent, which the secrets scan looks for afterwards.
+// The documented test cards (docs/quickstart.md, "Test cards") the suite uses, with what each must
+// end in, and a register of every card number and CVC sent, which the secrets scan looks for
+// afterwards.
 import { TEST_CARD_NUMBERS } from '../../../src/domain/cards';
 
 export const FUTURE_YEAR = new Date().getFullYear() + 2;

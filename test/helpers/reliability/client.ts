@@ -1,6 +1,7 @@
-// A merchant's HTTP client as the spec asks it to behave (7.2): on a lost connection, a 5xx, a
-// 429 or a 409 idempotency_key_in_use it retries with the same Idempotency-Key and body, with
-// backoff, until it gets a 2xx; then a final same-key replay must equal that first 2xx byte for byte.
+// A merchant's HTTP client as docs/quickstart.md ("Handling errors") asks it to behave: on a lost
+// connection, a 5xx, a 429 or a 409 idempotency_key_in_use it retries with the same Idempotency-Key
+// and body, with backoff, until it gets a 2xx; then a final same-key replay must equal that first
+// 2xx byte for byte.
 import { randomUUID } from 'node:crypto';
 
 export interface Answer {

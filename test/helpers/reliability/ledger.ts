@@ -5,8 +5,8 @@
 import type { Client } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
 import type { DataSource } from 'typeorm';
-import { serializePaymentA } from '../../../src/api/serializers/payment-a';
-import { serializePayout } from '../../../src/api/serializers/payout';
+import { serializePaymentA } from '../../../src/representations/payment-a';
+import { serializePayout } from '../../../src/representations/payout';
 import { findPayment } from '../../../src/read-models/payments';
 import { findPayout } from '../../../src/read-models/payouts';
 import { paymentQuery } from '../../../workflows/contracts/payment';

@@ -1,6 +1,6 @@
-// The Payout in Shape A (spec 2.7, CONTRACT 9), for responses and event snapshots alike. The
-// destination is masked; failure fields appear only on a FAILED Payout.
-import type { PayoutView } from '../../domain/payout';
+// The Payout in Shape A (docs/api-reference.md, "Payouts"), for responses and event snapshots
+// alike. The destination is masked; failure fields appear only on a FAILED Payout.
+import type { PayoutView } from '../domain/payout';
 
 export function serializePayout(payout: PayoutView) {
   return {

@@ -1,5 +1,5 @@
 // The one place that builds the browser's way back to the merchant after the hosted page.
-import { SHAPE_B_VERSION } from '../api/versions';
+import { SHAPE_B_VERSION } from '../representations/versions';
 import { shapeBStatus } from '../domain/payment-shape-b';
 import type { PaymentView } from '../domain/payment';
 

@@ -1,7 +1,7 @@
 // The page frame shared by every hosted-page response: escaping, one inline stylesheet (allowed by
 // its CSP hash, so no nonce and no external assets), and the security headers that go with it.
 import { createHash } from 'node:crypto';
-import { documentStart, escapeHtml } from '../web/html';
+import { documentStart, escapeHtml } from '../../web/html';
 
 
 const STYLE = `

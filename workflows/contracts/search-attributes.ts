@@ -1,5 +1,5 @@
-// Custom search attributes (CONTRACT 12), in one place for the workflows, the dev server start-up
-// and the docs. Workflow-safe: no I/O.
+// Custom search attributes (docs/api-reference.md, "Workflows and search attributes"), in one place
+// for the workflows, the dev server start-up and the docs. Workflow-safe: no I/O.
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 
 export const MerchantIdKey = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
@@ -26,7 +26,7 @@ export const SEARCH_ATTRIBUTE_DEFINITIONS: Record<string, 'Keyword' | 'Bool' | '
 
 export type ObjectType = 'payment' | 'refund' | 'payout';
 
-/** The attributes every workflow of ours carries from its start (CONTRACT 12). */
+/** The attributes every workflow of ours carries from its start. */
 export function searchAttributesFor(o: { objectType: ObjectType; merchantId: string; livemode: boolean; amount: number; currency: string; status: string }) {
   return new TypedSearchAttributes([
     { key: MerchantIdKey, value: o.merchantId },

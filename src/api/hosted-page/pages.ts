@@ -1,8 +1,8 @@
 // The hosted payment page and its status pages. Pure functions from a view model to HTML; the
 // route sets the status code and headers.
-import type { BillingDetails } from '../domain/payment';
-import type { FieldErrors, SafeFormValues } from './form';
-import { escapeHtml } from '../web/html';
+import type { BillingDetails } from '../../domain/payment';
+import type { FieldErrors, SafeFormValues } from '../../domain/hosted-page';
+import { escapeHtml } from '../../web/html';
 import { SECURE_NOTE, layout, pageHeader, type PageHeading } from './html';
 
 export interface CheckoutFormView {

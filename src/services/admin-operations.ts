@@ -1,10 +1,11 @@
-// Operator operations on merchants and keys (CONTRACT 5). The CLI in cli.ts is a thin shell on these.
+// Operator operations on merchants and keys (docs/operations.md, "Merchants and keys"). The CLI in
+// cli.ts is a thin shell on these.
 import type { DataSource } from 'typeorm';
 import { ApiKey, Event, Merchant, WebhookAttempt, type MerchantRow } from '../db/entities';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
-import { DEFAULT_VERSION, isKnownVersion } from '../api/versions';
+import { DEFAULT_VERSION, isKnownVersion } from '../representations/versions';
 import type { SecretBox } from '../vault/crypto';
 import { urlRefusal, type DestinationPolicy } from '../webhooks/destination';
 import { WebhookSecrets } from '../webhooks/secrets';

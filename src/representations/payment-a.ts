@@ -1,5 +1,6 @@
-// Shape A serializers (spec 2.1, 2.6): the one way a Payment and a Refund look in the current shape.
-import type { BillingDetails, PaymentView, RefundView } from '../../domain/payment';
+// Shape A serializers (`Payment` and `Refund` in the OpenAPI document): the one way a Payment and a
+// Refund look in the current shape.
+import type { BillingDetails, PaymentView, RefundView } from '../domain/payment';
 
 export function serializeRefundA(refund: RefundView, livemode: boolean) {
   return {

@@ -1,7 +1,8 @@
-// Idempotency (spec 8.2, CONTRACT 3, DESIGN decision 4): a claim row per (API key, operation, key)
-// is inserted before any work. It binds the key to a fingerprint and to the id of the object the
-// operation creates; that id becomes the workflow id, so a retry after an error or a crash drives
-// the same workflow and never creates a second object. Only 2xx answers are saved and replayed.
+// Idempotency (docs/api-reference.md, "Idempotency"; docs/architecture.md): a claim row per (API
+// key, operation, key) is inserted before any work. It binds the key to a fingerprint and to the id
+// of the object the operation creates; that id becomes the workflow id, so a retry after an error
+// or a crash drives the same workflow and never creates a second object. Only 2xx answers are saved
+// and replayed.
 import type { DataSource } from 'typeorm';
 import { IdempotencyRecord, type IdempotencyRecordRow } from '../db/entities';
 import { isDuplicateKeyError } from '../db/errors';

@@ -1,4 +1,5 @@
-// API versions (CONTRACT section 1): each version date selects one shape of the interface.
+// API versions (docs/api-reference.md, "Versions and shapes"): each version date selects one shape
+// of the interface.
 export const SHAPE_B_VERSION = '2024-06-01';
 export const SHAPE_A_VERSION = '2025-09-01';
 export const KNOWN_VERSIONS = [SHAPE_B_VERSION, SHAPE_A_VERSION] as const;

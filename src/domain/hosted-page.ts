@@ -1,8 +1,14 @@
-// The hosted card form's fields and their checks. Pure: the shopper's input in, either a card ready
-// for the vault or messages for the page. Messages are written for shoppers and never echo the
-// card number or CVC.
-import { cardExpired, isTestCard, luhnValid } from '../domain/cards';
-import { characterCount, sliceCharacters } from '../domain/text';
+// The hosted payment page's rules: when its form takes a card, and the card form's fields and their
+// checks. Pure: the shopper's input in, either a card ready for the vault or messages for the page.
+// Messages are written for shoppers and never echo the card number or CVC.
+import { cardExpired, isTestCard, luhnValid } from './cards';
+import type { PaymentView } from './payment';
+import { characterCount, sliceCharacters } from './text';
+
+/** The form accepts a card only while the Payment waits for exactly this step. */
+export function hostedPageOpen(payment: Pick<PaymentView, 'status' | 'next_action'>): boolean {
+  return payment.status === 'REQUIRES_ACTION' && payment.next_action?.reason === 'hosted_payment_page';
+}
 
 export const CARD_FIELDS = ['card_number', 'exp', 'cvc', 'cardholder_name'] as const;
 export type CardField = (typeof CARD_FIELDS)[number];

@@ -1,7 +1,7 @@
 // Starting the WebhookDeliveryWorkflow of an event: from the relay when a first attempt failed (or
 // never happened), and from the admin command's resend. Idempotent by delivery id.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { startWorkflow } from '../temporal/calls';
+import { startWorkflow } from './calls';
 import { webhookDeliveryWorkflow, type DeliveryInput } from '../../workflows/contracts/webhook-delivery';
 
 export interface DeliveryStarterDeps {

@@ -1,13 +1,21 @@
 // What the hosted page shows for each state of its Payment. Pure: the service decides what
 // happened, these functions decide what the shopper reads.
-import type { PaymentView } from '../domain/payment';
+import { formatMinor } from '../../domain/money';
+import type { PaymentView } from '../../domain/payment';
+import type { Checkout } from '../../services/hosted-payments';
+import { merchantReturnUrl } from '../../services/return-url';
 import type { PageHeading } from './html';
 import type { StatusPageView } from './pages';
-import { merchantReturnUrl } from './return-url';
 
-/** The form accepts a card only while the Payment waits for exactly this step. */
-export function hostedPageOpen(payment: Pick<PaymentView, 'status' | 'next_action'>): boolean {
-  return payment.status === 'REQUIRES_ACTION' && payment.next_action?.reason === 'hosted_payment_page';
+/** The merchant and amount at the top of every page of a known Payment. */
+export function pageHeading(checkout: Checkout): PageHeading {
+  const { payment } = checkout;
+  return {
+    merchantName: checkout.merchantName,
+    amount: formatMinor(payment.amount, payment.currency),
+    description: payment.description,
+    testMode: !payment.livemode,
+  };
 }
 
 /** The page of a Payment whose form can no longer be used (or, PENDING, not yet). */

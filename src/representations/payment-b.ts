@@ -1,7 +1,7 @@
-// Shape B serializer (spec 2.9, CONTRACT 1): the one way a Payment looks under Service-Version
+// Shape B serializer (docs/shape-b.md): the one way a Payment looks under Service-Version
 // 2024-06-01, for API answers and for `callback_url` deliveries alike.
-import { shapeBDecline, shapeBStatus } from '../../domain/payment-shape-b';
-import type { PaymentView } from '../../domain/payment';
+import { shapeBDecline, shapeBStatus } from '../domain/payment-shape-b';
+import type { PaymentView } from '../domain/payment';
 
 function customerName(first: string | null | undefined, last: string | null | undefined): string | null {
   const name = [first, last].filter((part) => part).join(' ');

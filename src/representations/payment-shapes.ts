@@ -1,10 +1,11 @@
-// What differs between the two shapes on the Payment reads (CONTRACT 1): how a Payment looks, what
-// a well-formed path id is, and how `status` filter values are spelled. The handlers are shared.
+// What differs between the two shapes on the Payment reads (docs/api-reference.md, "Versions and
+// shapes"): how a Payment looks, what a well-formed path id is, and how `status` filter values are
+// spelled. The handlers are shared.
 import { PAYMENT_STATUSES, type PaymentStatus, type PaymentStatusFilter, type PaymentView } from '../domain/payment';
 import { isShapeBPaymentId, isShapeBStatus, SHAPE_B_STATUSES, statusFilterB } from '../domain/payment-shape-b';
 import { isId } from '../domain/ids';
-import { serializePaymentA } from './serializers/payment-a';
-import { serializePaymentB } from './serializers/payment-b';
+import { serializePaymentA } from './payment-a';
+import { serializePaymentB } from './payment-b';
 import type { Shape } from './versions';
 
 export interface PaymentShape {

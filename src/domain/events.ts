@@ -1,0 +1,42 @@
+// Events: their types, which status change raises which, and what a workflow hands over to be
+// published (docs/webhooks.md lists the types). Pure and workflow-safe.
+import type { PaymentView, RefundView } from './payment';
+import type { PayoutView } from './payout';
+
+export const EVENT_TYPES = [
+  'payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired',
+  'refund.processing', 'refund.succeeded', 'refund.failed',
+  'payout.pending', 'payout.processing', 'payout.succeeded', 'payout.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export type EventObject = 'payment' | 'refund' | 'payout';
+
+/** The event a move into `status` raises, or null when that status has none (a Payment's PENDING). */
+export function eventTypeFor(object: EventObject, status: string): EventType | null {
+  const type = `${object}.${status.toLowerCase()}`;
+  return (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : null;
+}
+
+/** Event ids from a workflow's deterministic uuid4(): `evt_` and 24 hex characters. */
+export function eventIdFromUuid(uuid: string): string {
+  return `evt_${uuid.replace(/-/g, '').slice(0, 24)}`;
+}
+
+/** The object an event shows, as the workflow holds it when the event is raised. */
+export type EventSubject =
+  | { kind: 'payment'; payment: PaymentView }
+  | { kind: 'refund'; refund: RefundView; livemode: boolean }
+  | { kind: 'payout'; payout: PayoutView };
+
+/** An event a workflow raised, waiting in its outbox to be recorded and published. */
+export interface PendingEvent {
+  id: string;
+  type: EventType;
+  merchantId: string;
+  livemode: boolean;
+  objectId: string;
+  createdAt: number;
+  subject: EventSubject;
+  /** A Shape B `callback_url`: the event goes there instead of the webhook URL, its body the Shape B payment. */
+  callbackUrl?: string;
+}
