@@ -1,5 +1,5 @@
-# One image for the API, the worker, the sandbox acquirer and the admin/migrate commands; the
-# command chooses the role (see docker-compose.yml).
+# One image for the API, the worker, the sandbox acquirer, the codec server and the admin/migrate
+# commands; the command chooses the role (see docker-compose.yml).
 FROM node:20-bookworm-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -10,7 +10,8 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
+COPY scripts ./scripts
 ENV NODE_ENV=production
 USER node
-EXPOSE 3000 3100
+EXPOSE 3000 3100 3200
 CMD ["node_modules/.bin/tsx", "src/api/main.ts"]

@@ -17,6 +17,7 @@ export const SHORT_PLAN: Plan = {
   refundsHot: { rates: [5], durationSeconds: 2, ...none },
   refundsSpread: { rates: [5], durationSeconds: 2, ...none },
   webhook: { rate: 0, durationSeconds: 0 },
+  codec: { rate: 10, durationSeconds: 5, repetitions: 1 },
 };
 
 export const FULL_PLAN: Plan = {
@@ -32,6 +33,7 @@ export const FULL_PLAN: Plan = {
   refundsHot: { rates: [5, 10], durationSeconds: 15, saturationConnections: 8, saturationSeconds: 15 },
   refundsSpread: { rates: [10, 20], durationSeconds: 15, saturationConnections: 16, saturationSeconds: 15 },
   webhook: { rate: 10, durationSeconds: 30 },
+  codec: { rate: 20, durationSeconds: 30, repetitions: 3 },
 };
 
 /** Payout queries measured in the short mode (the full mode measures all of them). */

@@ -4,7 +4,7 @@
 //
 // Options:
 //   --full               full mode (refuses when the 1-minute load average is above 1.5 unless --force)
-//   --only=a,b           scenarios: baseline,sandbox,create,create3ds,webhook,get,payouts,refunds,explain,postgres
+//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,get,payouts,refunds,explain,postgres
 //   --label=name         also keep the raw results as bench/results/<name>.json
 //   --reuse-db           keep a seeded database of the same size from an earlier --keep-db run
 //   --keep-db            do not drop the bench database at the end
@@ -20,14 +20,18 @@
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
+//   --codec-rate=N, --codec-seconds=N, --codec-repetitions=N  the codec cost steps (creates with and
+//                        without the payload codec, alternating; a second API and worker run without it)
 // Load comes from vegeta (built with Go on first use into ~/.cache/payments-service; bench/lib/load.ts).
-// Environment: BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
+// Environment: BENCH_PORT_OFFSET=N moves every port of the bench by N (two checkouts side by side);
+// BENCH_DATABASE_URL names the database (its name must start with payments_bench);
+// BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
 // BENCH_TRACE_DIR=dir keeps every step's per-request results (read them with `vegeta encode`);
 // BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
-import { dropDatabase, freshDatabase, running, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
+import { dropDatabase, freshDatabase, PLAIN_TASK_QUEUE, PORTS, running, startEnv, TASK_QUEUE, type BenchEnv } from './lib/env';
 import { explainReadPaths, type Explained } from './lib/explain';
 import { ensureBufferPool } from './lib/buffer-pool';
 import { loadGenerator, VEGETA_VERSION } from './lib/load';
@@ -100,6 +104,9 @@ async function main(): Promise<void> {
   if (flags.has('hot-refund-seconds')) {
     plan.refundsHot = { rates: [10], durationSeconds: Number(flags.get('hot-refund-seconds')), saturationConnections: 8, saturationSeconds: Number(flags.get('hot-refund-seconds')) };
   }
+  if (flags.has('codec-rate')) plan.codec.rate = Number(flags.get('codec-rate'));
+  if (flags.has('codec-seconds')) plan.codec.durationSeconds = Number(flags.get('codec-seconds'));
+  if (flags.has('codec-repetitions')) plan.codec.repetitions = Number(flags.get('codec-repetitions'));
   const only = flags.get('only')?.split(',');
   const wants = (name: string) => !only || only.includes(name);
   const label = flags.get('label') ?? plan.mode;
@@ -119,7 +126,7 @@ async function main(): Promise<void> {
   let explain: Explained[] = [];
 
   loadGenerator(log);
-  const webhookUrl = 'http://127.0.0.1:13359/webhooks';
+  const webhookUrl = `http://127.0.0.1:${PORTS.receiver}/webhooks`;
   const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
   if (flags.has('no-webhooks')) await withDb(databaseUrl, (db) => db.query('UPDATE merchants SET webhook_url = NULL'));
   const bufferPoolGib = Number(flags.get('buffer-pool-gib') ?? 4);
@@ -144,6 +151,7 @@ async function main(): Promise<void> {
     if (which === 'sqlite') await step('sandbox', () => s.baselineSandbox(ctx));
     await step('create', () => s.createFrictionless(ctx));
     if (which === 'postgres') return results;
+    await step('codec', () => s.codecCost(ctx));
     await step('create3ds', () => s.create3ds(ctx));
     if (plan.webhook.rate > 0) await step('webhook', () => s.webhookLagRun(ctx));
     await step('get', () => s.getPaymentById(ctx));
@@ -160,7 +168,7 @@ async function main(): Promise<void> {
   // the activity back in the same round trip. Both servers run with it (a production setting).
   const devServerConfig = (flags.get('dev-server-config') ?? 'system.enableActivityEagerExecution=true').split(',').filter(Boolean);
   const devServerArgs = devServerConfig.flatMap((value) => ['--dynamic-config-value', value]);
-  let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers, devServerArgs });
+  let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers, devServerArgs, plainCodec: wants('codec') });
   if (flags.has('hold')) {
     log(`environment up (API ${env.apiUrl}, baseline ${env.baselineUrl}, Temporal ${env.temporalAddress}); Ctrl-C stops it`);
     await new Promise(() => undefined);
@@ -219,6 +227,7 @@ async function main(): Promise<void> {
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,
       'database': `MariaDB at 127.0.0.1:3306, database ${new URL(databaseUrl).pathname.slice(1)}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? '20 (default)'} per process, InnoDB buffer pool ${bufferPool ? `${(bufferPool.size / 1024 ** 3).toFixed(2)} GiB during the run (bench/lib/buffer-pool.ts)` : 'as the server has it'}`,
       'load generator': `vegeta ${VEGETA_VERSION} (Go), a process of its own per step on the same machine, started by the harness (its CPU counts as the load generator); every request built before the step (unique Idempotency-Key, keys rotated over the seeded merchants); paced steps open-loop with latency from the planned send time, saturation steps a fixed number of requests in flight (bench/lib/load.ts)`,
+      'payload codec': `the API and workers encrypt every Temporal payload (AES-256-GCM, the bench key); the codec cost steps alternate creates against them and against a second API and worker process with TEMPORAL_CODEC=off (task queue ${PLAIN_TASK_QUEUE}), both pairs up during every step of the run: ${JSON.stringify(plan.codec)}`,
       'webhooks': flags.has('no-webhooks') ? 'none: the merchants have no webhook URL (--no-webhooks)' : 'every merchant has a webhook URL on a local receiver process (answers 200 at once)',
       'durations': JSON.stringify({ warmupSeconds: plan.warmupSeconds, create: plan.create, getById: plan.getById, payoutQueries: plan.payoutQueries }),
     },

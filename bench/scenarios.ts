@@ -28,6 +28,8 @@ export interface Plan {
   refundsHot: StepPlan;
   refundsSpread: StepPlan;
   webhook: { rate: number; durationSeconds: number };
+  /** Creates with and without the payload codec, alternating, `repetitions` steps of each. */
+  codec: { rate: number; durationSeconds: number; repetitions: number };
 }
 
 export interface StepResult extends LoadResult {
@@ -166,11 +168,11 @@ async function webhookLag(ctx: Context, answered: Map<string, number>, type: str
   return { ...latencyStats(lags), expected: answered.size, delivered: firstArrival.size };
 }
 
-function createSpec(ctx: Context, card: string, answered: Map<string, number>): Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'> {
+function createSpec(ctx: Context, card: string, answered: Map<string, number>, baseUrl = ctx.env.apiUrl): Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'> {
   const nextMerchant = roundRobin(ctx.seeded.merchants);
   const body = paymentBody(card);
   return {
-    baseUrl: ctx.env.apiUrl,
+    baseUrl,
     next: (): RequestSpec => ({
       method: 'POST',
       path: '/v1/payments',
@@ -199,6 +201,33 @@ export async function createFrictionless(ctx: Context): Promise<StepResult[]> {
       step.webhookLag = await webhookLag(ctx, answered, 'payment.succeeded');
     },
   });
+}
+
+export const CODEC_SCENARIO = 'codec cost: POST /v1/payments frictionless';
+
+/**
+ * What the payload codec costs a create: the same frictionless creates at the same rate against
+ * the API and worker with the codec and against a second pair with TEMPORAL_CODEC=off (the same
+ * settings otherwise, both pairs up all along), step by step in alternating order, so that both
+ * configurations see the same machine. Webhooks are delivered by both, as in any create.
+ */
+export async function codecCost(ctx: Context): Promise<StepResult[]> {
+  const plainApiUrl = ctx.env.plainApiUrl;
+  if (!plainApiUrl) throw new Error('the environment has no API without the codec (startEnv plainCodec)');
+  const { rate, durationSeconds, repetitions } = ctx.plan.codec;
+  const answered = new Map<string, number>();
+  const configurations = { on: ctx.env.apiUrl, off: plainApiUrl };
+  const results: StepResult[] = [];
+  for (let i = 1; i <= repetitions; i += 1) {
+    const order: Array<'on' | 'off'> = i % 2 === 1 ? ['on', 'off'] : ['off', 'on'];
+    for (const codec of order) {
+      const plan: StepPlan = { rates: [rate], durationSeconds, saturationConnections: null, saturationSeconds: 0 };
+      const [step] = await steps({ ...ctx, plan: { ...ctx.plan, warmupSeconds: i === 1 ? ctx.plan.warmupSeconds : 0 } }, `${CODEC_SCENARIO}, codec ${codec}`, plan, 0.3,
+        createSpec(ctx, '4242424242424242', answered, configurations[codec]));
+      results.push({ ...step!, name: `${step!.name} #${i}` });
+    }
+  }
+  return results;
 }
 
 export async function create3ds(ctx: Context): Promise<StepResult[]> {

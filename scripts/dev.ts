@@ -1,22 +1,25 @@
 // `npm start`: everything a newcomer needs in one process tree. Starts, as needed, the Temporal dev
-// server (when TEMPORAL_ADDRESS is unset), MariaDB (for a mysql:// DATABASE_URL), the migrations,
-// the sandbox acquirer, a worker and the API. Without DATABASE_URL it uses an embedded SQLite file
-// under .data/. Ctrl-C stops everything.
+// server (when TEMPORAL_ADDRESS is unset) with its Web UI decoding payloads through the codec
+// server it also starts, MariaDB (for a mysql:// DATABASE_URL), the migrations, the sandbox
+// acquirer, a worker and the API. Without DATABASE_URL it uses an embedded SQLite file under
+// .data/. Ctrl-C stops everything.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, assertSecrets, config, devServicesToStart, portOf } from '../src/config';
+import { DATA_DIR, PROJECT_ROOT, TEMPORAL_SECRETS, assertSecrets, config, devServicesToStart, portOf } from '../src/config';
 import { databaseKind } from '../src/db/data-source';
 import { migrate } from '../src/db/migrate';
 import { startApi } from '../src/api/server';
 import { createLogger } from '../src/observability/logger';
 import { serveMetrics } from '../src/observability/metrics-server';
 import { startSandbox } from '../src/provider/sandbox/app';
+import { EncryptionCodec } from '../src/temporal/codec';
+import { startCodecServer, type RunningCodecServer } from '../src/temporal/codec-server';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { startWorker } from '../workers/worker';
 
 async function main(): Promise<void> {
-  assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN']);
+  assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN', ...TEMPORAL_SECRETS, 'CODEC_AUTH_TOKEN']);
   const cfg = config();
   const logger = createLogger('dev', cfg.logLevel);
   const stops: Array<() => Promise<void>> = [];
@@ -25,11 +28,19 @@ async function main(): Promise<void> {
   if (databaseKind(cfg.databaseUrl) === 'mysql') {
     execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'ensure-mariadb.sh'), cfg.databaseUrl], { stdio: 'inherit' });
   }
+  // The operator's view of encrypted payloads: the UI below decodes through it.
+  let codecServer: RunningCodecServer | null = null;
+  if (cfg.temporalCodec) {
+    const running = await startCodecServer({ settings: cfg.codecServer, namespace: cfg.temporalNamespace, codec: new EncryptionCodec(cfg.temporalCodec), logger });
+    codecServer = running;
+    stops.push(() => running.close());
+  }
   let temporal: DevServer | null = null;
   if (start.temporal) {
     // The HTTP API port is fixed so that webhooks can be kept off it (src/webhooks/destination.ts).
     temporal = await startDevServer({
       port: portOf(cfg.temporalAddress), uiPort: cfg.temporalUiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log'),
+      codecEndpoint: codecServer?.url,
       extraArgs: ['--http-port', String(cfg.temporalHttpPort)],
     });
     stops.push(() => temporal!.stop());
@@ -56,6 +67,7 @@ async function main(): Promise<void> {
     `  API            ${cfg.publicBaseUrl}  (health: ${cfg.publicBaseUrl}/v1/health)`,
     `  API docs       ${cfg.publicBaseUrl}/docs`,
     temporal?.uiUrl ? `  Temporal UI    ${temporal.uiUrl}` : `  Temporal       ${cfg.temporalAddress}`,
+    codecServer ? `  Codec server   ${codecServer.url}  (temporal workflow show --codec-endpoint ${codecServer.url} ...)` : '  Codec          off (TEMPORAL_CODEC=off): payloads reach Temporal in plaintext',
     `  Database       ${databaseKind(cfg.databaseUrl) === 'sqlite' ? cfg.databaseUrl : cfg.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
     `  Metrics        API ${apiMetrics ? `http://127.0.0.1:${apiMetrics.port}/metrics` : `${cfg.publicBaseUrl}/metrics`}, worker ${worker.metricsPort === null ? '(port taken, not served)' : `http://127.0.0.1:${worker.metricsPort}/metrics`}`,
     ...(controlToken ? [`  Sandbox        ${cfg.sandboxUrl}  (/_sandbox/* with Authorization: Bearer ${controlToken})`] : []),

@@ -8,7 +8,7 @@ import { exportHistories } from '../src/replay/histories';
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { query: { type: 'string' }, out: { type: 'string' } } });
   const cfg = config();
-  const client = await connectTemporal(cfg.temporalAddress, cfg.temporalNamespace);
+  const client = await connectTemporal(cfg);
   try {
     const written = await exportHistories(client, values.query ?? "ExecutionStatus != 'Running'", values.out ?? 'histories');
     process.stdout.write(`${written.length} histories written\n${written.map((f) => `  ${f}`).join('\n')}\n`);

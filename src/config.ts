@@ -19,6 +19,7 @@ function str(name: string, fallback: string): string {
 // production.
 const DEV_VAULT_KEY = '0'.repeat(64);
 const DEV_NOTIFY_SECRET = 'sandbox-dev-secret';
+const DEV_CODEC_KEYS = `dev:${'de'.repeat(32)}`;
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const DATA_DIR = str('DATA_DIR', path.join(PROJECT_ROOT, '.data'));
@@ -80,6 +81,26 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** Bounds of the API's HTTP transport (docs/configuration.md, "HTTP limits"). */
   http: HttpLimits;
+  /** Keys of the payload codec every Temporal client and worker uses; null (`TEMPORAL_CODEC=off`) sends plaintext. */
+  temporalCodec: CodecKeyRing | null;
+  codecServer: CodecServerSettings;
+}
+
+/** AES-256-GCM keys of the Temporal payload codec: new payloads use the current one, any of them decodes. */
+export interface CodecKeyRing {
+  currentKeyId: string;
+  /** Key id -> key, 64 hex characters. */
+  keys: Record<string, string>;
+}
+
+/** The codec server operators point the Temporal UI and CLI at (`npm run codec-server`, `npm start`). */
+export interface CodecServerSettings {
+  host: string;
+  port: number;
+  /** Origins (the Temporal UI's) whose pages may call it; every other origin gets no CORS answer. */
+  corsOrigins: string[];
+  /** The operator credential; required on every request when set, and to bind anything but loopback. */
+  authToken: string | null;
 }
 
 export interface HttpLimits {
@@ -104,6 +125,7 @@ function bound(name: string, fallback: number): number {
 export function loadConfig(): Config {
   const port = int('PORT', 3000);
   const sandboxPort = int('SANDBOX_PORT', 3100);
+  const operations = operationsSettings();
   return {
     port,
     publicBaseUrl: str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
@@ -141,7 +163,8 @@ export function loadConfig(): Config {
       maxHeaders: bound('HTTP_MAX_HEADERS', 100),
       maxConnections: bound('HTTP_MAX_CONNECTIONS', 1024),
     },
-    ...operationsSettings(),
+    ...operations,
+    ...codecSettings(operations.temporalUiPort),
   };
 }
 
@@ -175,6 +198,38 @@ function operationsSettings() {
     sandboxControlToken: sandboxControlToken(),
     // Off by default in production: there loopback is the servers' own, not a developer's machine.
     webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', str('NODE_ENV', 'development') !== 'production'),
+  };
+}
+
+const KEY_RING_ENTRY = /^([A-Za-z0-9._-]{1,64}):([0-9a-fA-F]{64})$/;
+
+/** `TEMPORAL_CODEC_KEYS` (`id:<64 hex>,id:<64 hex>`) and `TEMPORAL_CODEC_KEY_ID` as a key ring. */
+export function parseKeyRing(keysText: string, currentKeyId: string | undefined): CodecKeyRing {
+  const keys: Record<string, string> = {};
+  for (const entry of keysText.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = KEY_RING_ENTRY.exec(entry);
+    if (!match) throw new Error(`TEMPORAL_CODEC_KEYS: "${entry.replace(/:.*/, ':...')}" is not <key id>:<64 hex characters>`);
+    if (match[1]! in keys) throw new Error(`TEMPORAL_CODEC_KEYS names key "${match[1]}" twice`);
+    keys[match[1]!] = match[2]!.toLowerCase();
+  }
+  const ids = Object.keys(keys);
+  if (!ids.length) throw new Error('TEMPORAL_CODEC_KEYS holds no key');
+  const current = currentKeyId || (ids.length === 1 ? ids[0]! : undefined);
+  if (current === undefined) throw new Error('TEMPORAL_CODEC_KEY_ID must name the current key when TEMPORAL_CODEC_KEYS holds several');
+  if (!(current in keys)) throw new Error(`TEMPORAL_CODEC_KEY_ID "${current}" is not one of the keys in TEMPORAL_CODEC_KEYS (${ids.join(', ')})`);
+  return { currentKeyId: current, keys };
+}
+
+function codecSettings(uiPort: number): Pick<Config, 'temporalCodec' | 'codecServer'> {
+  return {
+    // Off only for measurements (the bench); production refuses it (assertSecrets).
+    temporalCodec: bool('TEMPORAL_CODEC', true) ? parseKeyRing(str('TEMPORAL_CODEC_KEYS', DEV_CODEC_KEYS), str('TEMPORAL_CODEC_KEY_ID', '')) : null,
+    codecServer: {
+      host: str('CODEC_HOST', '127.0.0.1'),
+      port: int('CODEC_PORT', 3200),
+      corsOrigins: str('CODEC_CORS_ORIGINS', `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`).split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
+      authToken: str('CODEC_AUTH_TOKEN', '') || null,
+    },
   };
 }
 
@@ -231,27 +286,48 @@ export function sandboxConfig(): SandboxConfig {
 // provider notification signed with the published notify secret would be accepted.
 const MIN_SECRET_LENGTH = 16;
 
-type SecretRule = (value: string) => string | null;
+type SecretRule = (value: string, env: NodeJS.ProcessEnv) => string | null;
 
 function sharedSecret(value: string): string | null {
   if (value === DEV_NOTIFY_SECRET || /^change-?me/i.test(value)) return 'is a published development value';
   return value.length < MIN_SECRET_LENGTH ? `is shorter than ${MIN_SECRET_LENGTH} characters` : null;
 }
 
-export type SecretName = 'VAULT_KEY' | 'SANDBOX_NOTIFY_SECRET' | 'SANDBOX_CONTROL_TOKEN';
+export type SecretName = 'VAULT_KEY' | 'SANDBOX_NOTIFY_SECRET' | 'SANDBOX_CONTROL_TOKEN' | 'TEMPORAL_CODEC_KEYS' | 'TEMPORAL_CODEC' | 'CODEC_AUTH_TOKEN';
+
+/** What every process that talks to Temporal checks: its payloads are encrypted, with real keys. */
+export const TEMPORAL_SECRETS = ['TEMPORAL_CODEC_KEYS', 'TEMPORAL_CODEC'] as const satisfies readonly SecretName[];
+
+/** The development keys (zeros, the codec's `de...`) and the repository's test and bench keys are one byte repeated. */
+const isDevelopmentKey = (hex: string) => /^(..)\1{31}$/.test(hex.toLowerCase());
 
 const SECRETS: Record<SecretName, { rule: SecretRule; optional?: true }> = {
   VAULT_KEY: {
     rule: (value) => {
       if (!/^[0-9a-fA-F]{64}$/.test(value)) return 'is not 64 hex characters';
-      // The development key (zeros) and the repository's test and bench keys are one byte repeated.
-      if (/^(..)\1{31}$/.test(value.toLowerCase())) return 'is a development key (one byte repeated)';
+      if (isDevelopmentKey(value)) return 'is a development key (one byte repeated)';
       return null;
     },
   },
   SANDBOX_NOTIFY_SECRET: { rule: sharedSecret },
   // Unset leaves the sandbox's control endpoints off, which is safe.
   SANDBOX_CONTROL_TOKEN: { rule: sharedSecret, optional: true },
+  TEMPORAL_CODEC_KEYS: {
+    rule: (value, env) => {
+      let ring: CodecKeyRing;
+      try {
+        ring = parseKeyRing(value, env.TEMPORAL_CODEC_KEY_ID);
+      } catch (error) {
+        return `is not a valid key ring (${(error as Error).message})`;
+      }
+      const weak = Object.entries(ring.keys).filter(([, hex]) => isDevelopmentKey(hex)).map(([id]) => id);
+      return weak.length ? `holds a development key (one byte repeated): ${weak.join(', ')}` : null;
+    },
+  },
+  // Unset means on; off would send every payload to Temporal in plaintext.
+  TEMPORAL_CODEC: { rule: (value) => (['0', 'false', 'off'].includes(value) ? 'is off: payloads would reach Temporal in plaintext' : null), optional: true },
+  // Unset keeps the codec server on loopback (it refuses any other address without it).
+  CODEC_AUTH_TOKEN: { rule: sharedSecret, optional: true },
 };
 
 /** Whether secrets must be real: `NODE_ENV=production`, or a live provider configured. */
@@ -266,7 +342,7 @@ export function secretProblems(names: readonly SecretName[], env: NodeJS.Process
     const value = env[name];
     const { rule, optional } = SECRETS[name];
     if (value === undefined || value === '') return optional ? [] : [`${name} is not set`];
-    const problem = rule(value);
+    const problem = rule(value, env);
     return problem ? [`${name} ${problem}`] : [];
   });
 }

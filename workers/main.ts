@@ -1,12 +1,12 @@
 // `npm run worker`: one worker process. Stateless: run as many as the load needs.
-import { assertSecrets, config } from '../src/config';
+import { TEMPORAL_SECRETS, assertSecrets, config } from '../src/config';
 import { createLogger } from '../src/observability/logger';
 import { startWorker } from './worker';
 
 const logger = createLogger('worker', config().logLevel);
 
 async function main(): Promise<void> {
-  assertSecrets(['VAULT_KEY']);
+  assertSecrets(['VAULT_KEY', ...TEMPORAL_SECRETS]);
   const running = await startWorker(config());
   logger.info({ taskQueue: config().taskQueue, metricsPort: running.metricsPort }, 'worker running');
   const stop = () => { running.shutdown().then(() => process.exit(0), () => process.exit(1)); };

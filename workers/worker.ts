@@ -15,6 +15,7 @@ import { CardVaultStore } from '../src/vault/card-vault';
 import { startCvcSweep } from '../src/vault/cvc-sweep';
 import { SecretBox } from '../src/vault/crypto';
 import { connectTemporal } from '../src/temporal/client';
+import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../src/temporal/codec';
 import { destinationPolicy } from '../src/webhooks/destination';
 import { WebhookRelay } from '../src/webhooks/relay';
 import { WebhookSecrets } from '../src/webhooks/secrets';
@@ -28,7 +29,7 @@ export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts'
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundled once per process: the worker and replay tests share it. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
   return bundle;
 }
 
@@ -47,7 +48,7 @@ export async function createActivityDeps(config: Config, metrics = new WorkerMet
   const shared = {
     metrics,
     dataSource,
-    temporal: await connectTemporal(config.temporalAddress, config.temporalNamespace),
+    temporal: await connectTemporal(config),
     taskQueue: config.taskQueue,
     webhookSecrets: new WebhookSecrets(dataSource, box),
     webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds, destinations: destinationPolicy(config) },
@@ -95,6 +96,8 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
+    // Decrypts activations and activity inputs, encrypts commands and results (outside the sandbox).
+    dataConverter: temporalDataConverter(config.temporalCodec),
     activities: {
       ...createPaymentActivities(deps), ...createPayoutActivities(deps), ...createProjectionActivities(deps), ...createWebhookActivities(deps),
     },

@@ -38,7 +38,8 @@ async function runWorker(): Promise<void> {
 
 async function runServer(): Promise<void> {
   const port = Number(process.env.PORT ?? 13351);
-  const client = await connectTemporal(address, namespace);
+  // Bare Temporal: no payload codec, the floor the service's creates are compared with.
+  const client = await connectTemporal({ temporalAddress: address, temporalNamespace: namespace, temporalCodec: null });
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {

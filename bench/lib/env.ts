@@ -10,19 +10,29 @@ import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { nameProcess } from './cpu';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, spawnTs, waitForLog, type BenchProcess } from './processes';
 
+/** BENCH_PORT_OFFSET=N moves every bench port by N, so that two benches (two checkouts) can run side by side. */
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
+if (!Number.isInteger(OFFSET) || OFFSET < 0 || OFFSET > 1000) throw new Error('BENCH_PORT_OFFSET must be an integer from 0 to 1000');
+
 export const PORTS = {
-  temporalSqlite: 17340,
-  /** The PostgreSQL-backed server uses 17342-17349 for its four services (gRPC + membership). */
-  temporalPostgres: 17342,
-  sandbox: 13340,
-  api: 13350,
-  baseline: 13351,
-  receiver: 13359,
-  workerMetrics: 19340,
+  temporalSqlite: 17340 + OFFSET,
+  /** The PostgreSQL-backed server uses 17342-17349 (plus the offset) for its four services (gRPC + membership). */
+  temporalPostgres: 17342 + OFFSET,
+  sandbox: 13340 + OFFSET,
+  api: 13350 + OFFSET,
+  baseline: 13351 + OFFSET,
+  /** The API without the payload codec (TEMPORAL_CODEC=off) of the codec cost scenario. */
+  plainApi: 13352 + OFFSET,
+  receiver: 13359 + OFFSET,
+  workerMetrics: 19340 + OFFSET,
+  plainWorkerMetrics: 19390 + OFFSET,
 } as const;
 
 export const VAULT_KEY = 'b7'.repeat(32);
+/** The bench's payload codec key (one byte repeated: production refuses it). */
+export const CODEC_KEYS = `bench:${'b8'.repeat(32)}`;
 export const TASK_QUEUE = 'payments-bench';
+export const PLAIN_TASK_QUEUE = 'payments-bench-plain';
 
 export interface EnvOptions {
   databaseUrl: string;
@@ -37,10 +47,14 @@ export interface EnvOptions {
   /** Extra settings for the worker processes (tuning experiments). */
   workerEnv?: Record<string, string>;
   apiEnv?: Record<string, string>;
+  /** Also an API and a worker without the payload codec, on a task queue of their own (the codec cost scenario). */
+  plainCodec?: boolean;
 }
 
 export interface BenchEnv {
   apiUrl: string;
+  /** The API whose payloads reach Temporal in plaintext (TEMPORAL_CODEC=off); null unless asked for. */
+  plainApiUrl: string | null;
   baselineUrl: string;
   sandboxUrl: string;
   receiverUrl: string;
@@ -130,6 +144,7 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
       SANDBOX_SETTLE_MS: String(options.settleMs),
       SANDBOX_NOTIFY_SECRET: 'bench-notify-secret',
       VAULT_KEY,
+      TEMPORAL_CODEC_KEYS: CODEC_KEYS,
       PORT: String(PORTS.api),
       PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS.api}`,
       // The load is the point here: the per-key limit must not shape it.
@@ -158,10 +173,17 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
     workerStarts.push(start('baseline-worker', 'bench/baseline/main.ts', ['worker'], { ...serviceEnv, ...(options.workerEnv ?? {}) }, 'baseline worker running'));
     await Promise.all(workerStarts);
     await start('api', 'src/api/main.ts', [], { ...serviceEnv, ...(options.apiEnv ?? {}) }, 'API listening');
+    if (options.plainCodec) {
+      // Same settings, codec off: named apart from `api` and `worker-*`, so the CPU tables keep them out of those columns.
+      const plainEnv = { ...serviceEnv, TEMPORAL_CODEC: 'off', TEMPORAL_TASK_QUEUE: PLAIN_TASK_QUEUE };
+      await start('plain-worker', 'workers/main.ts', [], { ...plainEnv, WORKER_METRICS_PORT: String(PORTS.plainWorkerMetrics), ...(options.workerEnv ?? {}) }, 'worker running');
+      await start('plain-api', 'src/api/main.ts', [], { ...plainEnv, PORT: String(PORTS.plainApi), PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS.plainApi}`, ...(options.apiEnv ?? {}) }, 'API listening');
+    }
     await start('baseline-server', 'bench/baseline/main.ts', ['server'], { ...serviceEnv, PORT: String(PORTS.baseline) }, 'baseline server listening');
 
     return {
       apiUrl: `http://127.0.0.1:${PORTS.api}`,
+      plainApiUrl: options.plainCodec ? `http://127.0.0.1:${PORTS.plainApi}` : null,
       baselineUrl: `http://127.0.0.1:${PORTS.baseline}`,
       sandboxUrl: `http://127.0.0.1:${PORTS.sandbox}`,
       receiverUrl: `http://127.0.0.1:${PORTS.receiver}`,

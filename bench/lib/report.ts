@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Explained } from './explain';
 import type { Machine } from './machine';
-import type { StepResult } from '../scenarios';
+import { CODEC_SCENARIO, type StepResult } from '../scenarios';
 
 export interface RunRecord {
   label: string;
@@ -69,22 +69,75 @@ function countsStatements(steps: StepResult[]): boolean {
   return steps.some((s) => s.cpu && s.ok > 0 && s.statements !== undefined);
 }
 
+/** The API and worker without the payload codec, in runs with the codec cost scenario. */
+const PLAIN_PART: [string, (name: string) => boolean] = ['API + worker without codec', (n) => n.startsWith('plain-')];
+
 function cpuTable(steps: StepResult[]): string[] {
   const metered = steps.filter((s) => s.cpu && s.ok > 0);
   if (!metered.length) return [];
   const counted = countsStatements(steps);
+  const cpuParts = metered.some((s) => Object.keys(s.cpu!.seconds).some(PLAIN_PART[1])) ? [...CPU_PARTS, PLAIN_PART] : CPU_PARTS;
   const lines = [
-    `| scenario | step | cores busy | CPU ms per 2xx | ${CPU_PARTS.map(([part]) => part).join(' | ')} |${counted ? ' SQL statements per 2xx |' : ''}`,
-    `|---|---|---:|---:|${CPU_PARTS.map(() => '---:').join('|')}|${counted ? '---:|' : ''}`,
+    `| scenario | step | cores busy | CPU ms per 2xx | ${cpuParts.map(([part]) => part).join(' | ')} |${counted ? ' SQL statements per 2xx |' : ''}`,
+    `|---|---|---:|---:|${cpuParts.map(() => '---:').join('|')}|${counted ? '---:|' : ''}`,
   ];
   for (const s of metered) {
     const { seconds, wallSeconds } = s.cpu!;
     const perAnswer = (cpuSeconds: number) => ms((cpuSeconds * 1000) / s.ok);
-    const parts = CPU_PARTS.map(([, match]) => perAnswer(Object.entries(seconds).filter(([name]) => name !== 'total' && match(name)).reduce((sum, [, v]) => sum + v, 0)));
+    const parts = cpuParts.map(([, match]) => perAnswer(Object.entries(seconds).filter(([name]) => name !== 'total' && match(name)).reduce((sum, [, v]) => sum + v, 0)));
     const statements = !counted ? '' : ` ${s.statements === undefined ? 'n/a' : (s.statements / s.ok).toFixed(1)} |`;
     lines.push(`| ${s.scenario} | ${s.name} | ${(seconds.total! / wallSeconds).toFixed(2)} | ${perAnswer(seconds.total!)} | ${parts.join(' | ')} |${statements}`);
   }
   return lines;
+}
+
+interface CodecSide {
+  steps: number;
+  creates: number;
+  failed: number;
+  /** Means of the steps' percentiles (each step a few hundred creates at the same rate). */
+  p50: number;
+  p95: number;
+  /**
+   * CPU ms per create: every process the bench started (both pairs, Temporal, MariaDB, sandbox,
+   * receiver, load generator; the rest of the machine, other users' work, left out), and the API
+   * and worker of the configuration measured.
+   */
+  cpuTotal: number;
+  cpuService: number;
+}
+
+/** The codec cost steps summed per configuration; null when the run has none with CPU figures. */
+export function codecCost(steps: StepResult[]): { on: CodecSide; off: CodecSide } | null {
+  const side = (codec: 'on' | 'off'): CodecSide | null => {
+    const mine = steps.filter((s) => s.scenario === `${CODEC_SCENARIO}, codec ${codec}` && s.cpu && s.ok > 0);
+    if (!mine.length) return null;
+    const creates = mine.reduce((n, s) => n + s.ok, 0);
+    const mean = (pick: (s: StepResult) => number) => mine.reduce((n, s) => n + pick(s), 0) / mine.length;
+    const service = (name: string) => (codec === 'on' ? name === 'api' || name.startsWith('worker-') : name === 'plain-api' || name === 'plain-worker');
+    const cpu = (match: (name: string) => boolean) => (1000 * mine.reduce((n, s) => n + Object.entries(s.cpu!.seconds).filter(([k]) => k !== 'total' && match(k)).reduce((a, [, v]) => a + v, 0), 0)) / creates;
+    return {
+      steps: mine.length, creates, failed: mine.reduce((n, s) => n + s.non2xx + s.errors, 0),
+      p50: mean((s) => s.p50), p95: mean((s) => s.p95), cpuTotal: cpu((name) => name !== 'other'), cpuService: cpu(service),
+    };
+  };
+  const on = side('on');
+  const off = side('off');
+  return on && off ? { on, off } : null;
+}
+
+function codecTable(steps: StepResult[]): string[] {
+  const cost = codecCost(steps);
+  if (!cost) return [];
+  const row = (label: string, c: CodecSide) => `| ${label} | ${c.steps} | ${c.creates} | ${c.failed} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.cpuTotal)} | ${ms(c.cpuService)} |`;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  return [
+    '| payload codec | steps | creates | non-2xx + errors | p50 ms (mean of steps) | p95 ms (mean of steps) | CPU ms per create, bench processes | CPU ms per create, API + worker |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    row('on (AES-256-GCM)', cost.on),
+    row('off (`TEMPORAL_CODEC=off`)', cost.off),
+    `| on / off | | | | ${ratio(cost.on.p50, cost.off.p50)} | ${ratio(cost.on.p95, cost.off.p95)} | ${ratio(cost.on.cpuTotal, cost.off.cpuTotal)} | ${ratio(cost.on.cpuService, cost.off.cpuService)} |`,
+  ];
 }
 
 export interface TargetCheck {
@@ -107,6 +160,11 @@ export function checkTargets(steps: StepResult[]): TargetCheck[] {
     } else {
       checks.push({ target: 'create saturation throughput >= 0.8x baseline (a)', measured: `${c.throughput.toFixed(1)} vs ${b.throughput.toFixed(1)}/s = ${(c.throughput / b.throughput).toFixed(2)}x`, met: c.throughput >= 0.8 * b.throughput });
     }
+  }
+  const codec = codecCost(steps);
+  if (codec) {
+    checks.push({ target: 'create CPU per create with the payload codec <= 1.1x without', measured: `${ms(codec.on.cpuTotal)} vs ${ms(codec.off.cpuTotal)} ms = ${(codec.on.cpuTotal / codec.off.cpuTotal).toFixed(2)}x`, met: codec.on.cpuTotal <= 1.1 * codec.off.cpuTotal });
+    checks.push({ target: 'create p50 with the payload codec <= 1.1x without', measured: `${ms(codec.on.p50)} vs ${ms(codec.off.p50)} ms = ${(codec.on.p50 / codec.off.p50).toFixed(2)}x`, met: codec.on.p50 <= 1.1 * codec.off.p50 });
   }
   for (const g of steps.filter((s) => s.scenario.startsWith('GET /v1/payments/{id}') && s.targetRate !== null)) {
     checks.push({ target: `GET /v1/payments/{id} p99 < 5 ms at ${g.targetRate}/s`, measured: `${ms(g.p99)} ms`, met: g.p99 < 5 });
@@ -166,6 +224,8 @@ export function renderReport(run: RunRecord, notesMarkdown: string | null): stri
     const cpu = cpuTable(result.steps);
     const statementsNote = countsStatements(result.steps) ? ' The last column is the statements MariaDB ran for every client during the step (its `Questions` counter; bench/lib/statements.ts) per 2xx answer: round trips, counted exactly.' : '';
     if (cpu.length) out.push('### CPU per answer', '', 'CPU time of each part of the system while the step ran (user + system, all threads, from /proc; bench/lib/cpu.ts), divided by the step\'s 2xx answers; "cores busy" is the total over the step\'s wall time (the machine has ' + run.machine.nproc + '). Work a request leaves behind after the step (a webhook still being delivered) counts in the next step.' + statementsNote, '', ...cpu, '');
+    const codec = codecTable(result.steps);
+    if (codec.length) out.push('### Payload codec cost', '', 'The codec cost steps (the same frictionless creates at the same rate, alternating between the API and worker with the codec and a second pair with `TEMPORAL_CODEC=off`), summed per configuration. "Bench processes" is the CPU of everything the bench started (both pairs, Temporal, MariaDB, sandbox, receiver, load generator; not the rest of the machine) per create; "API + worker" that of the pair measured.', '', ...codec, '');
     const lag = lagTable(result.steps);
     if (lag.length) out.push('### Webhook lag', '', 'Arrival at the local receiver minus the arrival of the create\'s 201 at the client (the status change happened before the 201, so this slightly understates the lag).', '', ...lag, '');
   }

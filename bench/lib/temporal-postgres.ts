@@ -1,14 +1,14 @@
 // A Temporal server with PostgreSQL persistence, for comparing with the SQLite dev server. Built
 // from source with Go (go.temporal.io/server v1.29.1, the server inside CLI v1.5.1) into a cache
 // outside the clone, schema applied with temporal-sql-tool from the same module, run with a
-// generated config on the bench ports (17342-17349), databases payments_bench_temporal*.
+// generated config on the bench ports (17342-17349, plus BENCH_PORT_OFFSET), databases payments_bench_temporal*.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/contracts/search-attributes';
-import { running } from './env';
+import { PORTS, running } from './env';
 import { go, goInstall, toolCacheDir } from './go-tools';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, managed, type BenchProcess } from './processes';
 
@@ -16,7 +16,8 @@ export const SERVER_VERSION = 'v1.29.1';
 const CACHE_DIR = process.env.TEMPORAL_SERVER_CACHE ?? toolCacheDir(`temporal-server-${SERVER_VERSION}`);
 const PG = { host: '127.0.0.1', port: 5432, user: process.env.BENCH_PG_USER ?? 'postgres' };
 const DATABASES = { main: 'payments_bench_temporal', visibility: 'payments_bench_temporal_visibility' };
-const P = { frontend: 17342, frontendMembership: 17343, history: 17344, historyMembership: 17345, matching: 17346, matchingMembership: 17347, worker: 17348, workerMembership: 17349 };
+const P = Object.fromEntries(['frontend', 'frontendMembership', 'history', 'historyMembership', 'matching', 'matchingMembership', 'worker', 'workerMembership']
+  .map((name, i) => [name, PORTS.temporalPostgres + i])) as Record<'frontend' | 'frontendMembership' | 'history' | 'historyMembership' | 'matching' | 'matchingMembership' | 'worker' | 'workerMembership', number>;
 
 export interface PostgresTemporal {
   address: string;

@@ -1,7 +1,7 @@
 // `npm run admin -- ...`: the operator command (docs/operations.md, "Merchants and keys"). Prints
 // JSON with --json.
 import { parseArgs } from 'node:util';
-import { assertSecrets, config } from '../config';
+import { TEMPORAL_SECRETS, assertSecrets, config } from '../config';
 import { openDataSource } from '../db/data-source';
 import { migrate } from '../db/migrate';
 import { SecretBox } from '../vault/crypto';
@@ -99,13 +99,13 @@ function print(result: unknown, json: boolean): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  assertSecrets(['VAULT_KEY']);
+  assertSecrets(['VAULT_KEY', ...TEMPORAL_SECRETS]);
   const cfg = config();
   await migrate(cfg.databaseUrl);
   const dataSource = await openDataSource(cfg.databaseUrl);
   try {
     const startDelivery: StartDelivery = async (eventId, deliveryId) => {
-      const temporal = await connectTemporal(cfg.temporalAddress, cfg.temporalNamespace);
+      const temporal = await connectTemporal(cfg);
       try {
         await startWebhookDelivery({ temporal, taskQueue: cfg.taskQueue, webhooks: { initialRetrySeconds: cfg.webhookInitialRetrySeconds } }, eventId, deliveryId);
       } finally {

@@ -1,5 +1,5 @@
 // `npm run api`: the HTTP API alone (the worker, Temporal and the database run elsewhere).
-import { assertSecrets, config } from '../config';
+import { TEMPORAL_SECRETS, assertSecrets, config } from '../config';
 import { createLogger } from '../observability/logger';
 import { serveMetrics } from '../observability/metrics-server';
 import { startApi } from './server';
@@ -7,7 +7,7 @@ import { startApi } from './server';
 const logger = createLogger('api', config().logLevel);
 
 async function main(): Promise<void> {
-  assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET']);
+  assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', ...TEMPORAL_SECRETS]);
   const cfg = config();
   const api = await startApi(cfg, logger);
   // With API_METRICS_PORT set, /metrics is served there only (the public port answers 404).

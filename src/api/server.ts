@@ -21,7 +21,7 @@ export interface RunningApi {
 
 export async function startApi(config: Config, logger: Logger = createLogger('api', config.logLevel)): Promise<RunningApi> {
   const dataSource = await openDataSource(config.databaseUrl);
-  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
+  const temporal = await connectTemporal(config);
   const secretBox = new SecretBox(config.vaultKeyHex);
   const deps: Deps = {
     config, dataSource, temporal, secretBox, logger,

@@ -1,7 +1,12 @@
-// Temporal client factory shared by the API, the admin command and tests.
+// Temporal client factory shared by the API, the worker's activities, the admin command, the
+// scripts and tests: every client encrypts and decrypts payloads with the configured key ring.
 import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config';
+import { temporalDataConverter } from './codec';
 
-export async function connectTemporal(address: string, namespace: string): Promise<Client> {
-  const connection = await Connection.connect({ address });
-  return new Client({ connection, namespace });
+export type TemporalSettings = Pick<Config, 'temporalAddress' | 'temporalNamespace' | 'temporalCodec'>;
+
+export async function connectTemporal(settings: TemporalSettings): Promise<Client> {
+  const connection = await Connection.connect({ address: settings.temporalAddress });
+  return new Client({ connection, namespace: settings.temporalNamespace, dataConverter: temporalDataConverter(settings.temporalCodec) });
 }

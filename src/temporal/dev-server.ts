@@ -11,6 +11,8 @@ export interface DevServerOptions {
   port: number;
   /** null runs it headless. */
   uiPort: number | null;
+  /** The codec server the Web UI decodes payloads with (the browser calls it). */
+  codecEndpoint?: string;
   /** null keeps everything in memory. */
   dbFile: string | null;
   logFile: string;
@@ -59,6 +61,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  if (options.uiPort !== null && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);

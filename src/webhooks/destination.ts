@@ -1,7 +1,7 @@
 // Where webhook and callback POSTs may go (docs/webhooks.md, "Where events may be sent"). Live mode:
 // public addresses only. Test mode: public addresses, and loopback for local development (unless
 // WEBHOOK_ALLOW_LOOPBACK is off), but never a port the service itself listens on: its API and
-// metrics, the sandbox acquirer and its control endpoints, Temporal. Private, link-local and other
+// metrics, the sandbox acquirer and its control endpoints, Temporal, the codec server. Private, link-local and other
 // non-public addresses are refused in both modes. A URL is checked when it is accepted (admin
 // command, Shape B `callback_url`) and every resolved address again when it is connected to
 // (http-post.ts), because a name may resolve elsewhere by then.
@@ -18,7 +18,7 @@ export interface DestinationPolicy {
 }
 
 type PolicySettings = Pick<Config, 'port' | 'publicBaseUrl' | 'sandboxPort' | 'sandboxUrl' | 'liveProviderUrl' | 'temporalAddress'
-  | 'temporalUiPort' | 'temporalHttpPort' | 'temporalMetricsPort' | 'apiMetricsPort' | 'workerMetricsPort' | 'webhookAllowLoopback'>;
+  | 'temporalUiPort' | 'temporalHttpPort' | 'temporalMetricsPort' | 'apiMetricsPort' | 'workerMetricsPort' | 'webhookAllowLoopback' | 'codecServer'>;
 
 /** The port a URL connects to. */
 export function effectivePort(url: URL): number {
@@ -35,6 +35,8 @@ export function destinationPolicy(config: PolicySettings): DestinationPolicy {
   const ports = [
     config.port, config.sandboxPort, config.apiMetricsPort, config.workerMetricsPort, config.temporalMetricsPort,
     portOf(config.temporalAddress), config.temporalUiPort, config.temporalHttpPort,
+    // A webhook POSTed to /encode or /decode of an open loopback codec server would use its keys.
+    config.codecServer.port,
     // Only ports written in the URLs: a default 80 or 443 there would shut out every local receiver.
     ...urls.map((u) => (u.port ? Number(u.port) : null)),
   ];

@@ -1,10 +1,12 @@
 // Operators find stuck payouts in the Temporal UI of the dev server with the query of
-// docs/operations.md, in a real browser.
+// docs/operations.md, and read a Payment's decrypted input through the codec server the UI is
+// configured with (test/helpers/global-setup.ts), in a real browser.
 import type { Browser } from 'playwright-core';
 import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi } from '../helpers/api';
+import { call, createMerchant, directPaymentBody, eventually, startTestApi } from '../helpers/api';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { clearSandboxFaults, setSandboxFaults } from '../helpers/sandbox';
+import { rawHistoryText } from '../helpers/scan';
 import { TEST_ENV } from '../helpers/test-env';
 
 let api: RunningApi;
@@ -52,6 +54,32 @@ it('the stuck-payout query lists a pending payout with its search attributes', a
     await page.getByText('UI Shop: payout of 2500 EUR').first().waitFor({ timeout: 30_000 });
     expect(await page.textContent('body')).toContain('PayoutWorkflow');
     await screenshot(page, 'temporal-ui-payout.png');
+  } finally {
+    await page.close();
+  }
+}, 120_000);
+
+it('a Payment\'s workflow page shows its input decrypted through the codec server', async () => {
+  const merchant = await createMerchant(api, { name: 'Codec Shop' });
+  const holder = 'Wilhelmina Codecworth';
+  const res = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ description: 'Brass astrolabe' }, { holder_name: holder }) });
+  expect(res.status).toBe(201);
+  const paymentId: string = res.json.id;
+  // Stored encrypted: only the codec server can show it.
+  expect(await rawHistoryText(api.deps.temporal, paymentId)).not.toContain(holder);
+
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
+  const decodeCalls: string[] = [];
+  page.on('request', (request) => { if (request.url().startsWith(`http://127.0.0.1:${TEST_ENV.codecPort}/decode`)) decodeCalls.push(request.method()); });
+  try {
+    await page.goto(`http://127.0.0.1:${TEST_ENV.temporalUiPort}/namespaces/default/workflows/${paymentId}`, { waitUntil: 'domcontentloaded' });
+    await page.getByText('Codec Shop: 4999 USD').first().waitFor({ timeout: 30_000 });
+    await page.getByText(holder).first().waitFor({ timeout: 30_000 });
+    const body = await page.textContent('body');
+    expect(body).toContain('Brass astrolabe');
+    expect(body).toContain(paymentId);
+    expect(decodeCalls.filter((m) => m === 'POST').length).toBeGreaterThan(0);
+    await screenshot(page, 'temporal-ui-payment-decoded.png');
   } finally {
     await page.close();
   }

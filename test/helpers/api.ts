@@ -20,6 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sandboxUrl: `http://127.0.0.1:${TEST_ENV.sandboxPort}`,
     sandboxNotifySecret: TEST_ENV.notifySecret,
     vaultKeyHex: TEST_ENV.vaultKey,
+    temporalCodec: TEST_ENV.codecKeys,
     paymentActionTtlSeconds: TEST_ENV.actionTtlSeconds,
     sandboxSettleMs: TEST_ENV.settleMs,
     ...overrides,

@@ -1,10 +1,12 @@
 // Where card data must never be found (docs/architecture.md, "Card data"): every table of the test
 // database, every log file of the test run, and Temporal workflow histories with their payloads
-// decoded.
+// decrypted; and where personal data must never be found: the histories as the server keeps them.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils';
 import type { DataSource } from 'typeorm';
+import { decodeHistory } from '../../src/replay/histories';
 import { TEST_LOG_DIR } from './processes';
 
 /** `SELECT *` of every table, keyed by table name. */
@@ -42,12 +44,8 @@ export function decodedText(value: unknown): string {
 
 const INT64_FIELD = /(Id|Bytes|[vV]ersion|Count|attempt)$/;
 
-/**
- * The whole event history of a workflow as text, with payloads decoded: the history's JSON form
- * carries payload `data` (and metadata) base64-encoded.
- */
-export async function historyText(client: Client, workflowId: string): Promise<string> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+/** A history as JSON text, payload `data` (and metadata) base64-decoded to text. */
+function historyAsText(history: History): string {
   const json: unknown = JSON.parse(decodedText(history));
   return JSON.stringify(json, (key, member: unknown) => {
     if ((key === 'data' || key === 'encoding' || key === 'type') && typeof member === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(member)) {
@@ -58,6 +56,20 @@ export async function historyText(client: Client, workflowId: string): Promise<s
     if (INT64_FIELD.test(key) && typeof member === 'string' && /^\d+$/.test(member)) return Number(member);
     return member;
   });
+}
+
+/**
+ * A workflow's history as the server keeps it: payloads base64-decoded but not decrypted, so what
+ * anyone who reads histories (`temporal workflow show`, the UI without the codec) could see.
+ */
+export async function rawHistoryText(client: Client, workflowId: string): Promise<string> {
+  return historyAsText(await client.workflow.getHandle(workflowId).fetchHistory());
+}
+
+/** A workflow's history with its payloads decrypted by the client's codec, as an operator with the keys reads it. */
+export async function historyText(client: Client, workflowId: string): Promise<string> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return historyAsText(await decodeHistory(history, client.options.loadedDataConverter.payloadCodecs));
 }
 
 /** Which of the needles occur in the text (an empty list is the good answer). */

@@ -3,11 +3,12 @@
 import type { Client } from '@temporalio/client';
 import { eventually } from './api';
 import { freePort, spawnTs, waitForLog, type ManagedProcess } from './processes';
+import { TEST_CODEC_ENV } from '../replay/codec-test-key';
 import { TEST_ENV, workerEnv } from './test-env';
 
 /** A worker process of its own on `taskQueue`, ready to poll. */
-export async function startWorkerProcess(name: string, taskQueue: string): Promise<ManagedProcess> {
-  const worker = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: taskQueue }));
+export async function startWorkerProcess(name: string, taskQueue: string, env: Record<string, string> = {}): Promise<ManagedProcess> {
+  const worker = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: taskQueue, ...env }));
   await waitForLog(worker.logFile, 'worker running', 120_000);
   return worker;
 }
@@ -25,6 +26,7 @@ export async function startApiProcess(name: string, env: Record<string, string> 
     SANDBOX_URL: `http://127.0.0.1:${TEST_ENV.sandboxPort}`,
     SANDBOX_NOTIFY_SECRET: TEST_ENV.notifySecret,
     VAULT_KEY: TEST_ENV.vaultKey,
+    ...TEST_CODEC_ENV,
     PAYMENT_ACTION_TTL_SECONDS: String(TEST_ENV.actionTtlSeconds),
     ...env,
   });

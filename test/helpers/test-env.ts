@@ -1,4 +1,6 @@
 // The shared test environment: names and ports of the real services the integration suite uses.
+import { TEST_CODEC_ENV, TEST_CODEC_KEYS } from '../replay/codec-test-key';
+
 export const TEST_ENV = {
   databaseUrl: process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/payments_test',
   temporalPort: Number(process.env.TEST_TEMPORAL_PORT ?? 17233),
@@ -11,6 +13,10 @@ export const TEST_ENV = {
   /** Bearer token of the sandbox's control endpoints (/_sandbox/*), which test/helpers/sandbox.ts sends. */
   sandboxControlToken: 'test-sandbox-control-token',
   vaultKey: 'a1'.repeat(32),
+  /** Every client and worker of the suite encrypts payloads with the key of the committed histories. */
+  codecKeys: TEST_CODEC_KEYS,
+  /** The suite's codec server, which the dev server's UI decodes payloads with. */
+  codecPort: Number(process.env.TEST_CODEC_PORT ?? Number(process.env.TEST_TEMPORAL_UI_PORT ?? 18233) + 1),
   actionTtlSeconds: 8,
 };
 
@@ -21,6 +27,7 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     TEMPORAL_TASK_QUEUE: TEST_ENV.taskQueue,
     SANDBOX_URL: `http://127.0.0.1:${TEST_ENV.sandboxPort}`,
     VAULT_KEY: TEST_ENV.vaultKey,
+    ...TEST_CODEC_ENV,
     LOG_LEVEL: 'info',
     // Webhook retries start after 1 s and an attempt times out after 2 s, so tests see retries quickly.
     WEBHOOK_INITIAL_RETRY_SECONDS: '1',

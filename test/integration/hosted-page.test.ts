@@ -9,6 +9,7 @@ import { FUTURE_YEAR, PAYMENT_ID, getPayment, waitForStatus } from '../helpers/p
 import { TEST_LOG_DIR, type ManagedProcess } from '../helpers/processes';
 import { startWorkerProcess } from '../helpers/temporal';
 import { SANDBOX_URL, clearSandboxFaults, follow, sandboxRecords, setSandboxFaults, submitOutcome } from '../helpers/sandbox';
+import { historyText } from '../helpers/scan';
 
 const RETURN_URL = 'https://shop.example/return?order=42';
 const EXP = `12/${String(FUTURE_YEAR).slice(-2)}`;
@@ -355,17 +356,11 @@ describe('POST /checkout/:token', () => {
     expect((await submitCard(api, pagePath(payment), card(number))).status).toBe(303);
     await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
     const rows = await api.deps.dataSource.query('SELECT * FROM payments WHERE id = ?', [payment.id]);
-    const history = await api.deps.temporal.workflow.getHandle(payment.id).fetchHistory();
-    // Payload data is binary (or base64 text): read it as text.
-    const asText = (key: string, value: unknown) => {
-      if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-      return key === 'data' && typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value;
-    };
-    const historyText = JSON.stringify(history, asText);
-    // The submission is there, with the masked card only.
-    expect(historyText.includes('submitHostedCard') && historyText.includes('1117')).toBe(true);
+    // Payloads decrypted: the submission is there, with the masked card only.
+    const history = await historyText(api.deps.temporal, payment.id);
+    expect(history.includes('submitHostedCard') && history.includes('1117')).toBe(true);
     const logs = ['api.log', 'worker.log'].map((file) => fs.readFileSync(path.join(TEST_LOG_DIR, file), 'utf8'));
-    for (const [where, text] of [['payments row', JSON.stringify(rows)], ['history', historyText], ['api.log', logs[0]!], ['worker.log', logs[1]!]]) {
+    for (const [where, text] of [['payments row', JSON.stringify(rows)], ['history', history], ['api.log', logs[0]!], ['worker.log', logs[1]!]]) {
       expect({ where, leaked: text!.includes(number) }).toEqual({ where, leaked: false });
     }
   });

@@ -10,9 +10,11 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
 import { signNotification } from '../../src/provider/sandbox/notify';
 import { startApiProcess } from '../helpers/temporal';
+import { TEST_CODEC_ENV } from '../replay/codec-test-key';
 
 const GOOD_VAULT_KEY = randomBytes(32).toString('hex');
 const GOOD_SECRET = randomBytes(24).toString('base64url');
+const GOOD_CODEC_KEYS = `k1:${randomBytes(32).toString('hex')}`;
 let dataDir: string;
 
 beforeAll(() => { dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-')); });
@@ -48,7 +50,13 @@ describe('with NODE_ENV=production or a live provider, an entry point on a devel
     ['the worker, with a live provider and no vault key', 'workers/main.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net' }, ['VAULT_KEY is not set'], []],
     ['the sandbox, with the compose file\'s placeholder', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: 'change-me-sandbox-secret' }, ['SANDBOX_NOTIFY_SECRET is a published development value'], []],
     ['the sandbox, with a short control token', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: GOOD_SECRET, SANDBOX_CONTROL_TOKEN: 'letmein' }, ['SANDBOX_CONTROL_TOKEN is shorter than 16 characters'], []],
-    ['npm start', 'scripts/dev.ts', PRODUCTION, ['VAULT_KEY is not set', 'SANDBOX_NOTIFY_SECRET is not set'], []],
+    ['npm start', 'scripts/dev.ts', PRODUCTION, ['VAULT_KEY is not set', 'SANDBOX_NOTIFY_SECRET is not set', 'TEMPORAL_CODEC_KEYS is not set'], []],
+    ['the API, without a codec key ring', 'src/api/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: GOOD_SECRET }, ['TEMPORAL_CODEC_KEYS is not set'], ['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET']],
+    ['the worker, with the development codec key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, TEMPORAL_CODEC_KEYS: `dev:${'de'.repeat(32)}` }, ['TEMPORAL_CODEC_KEYS holds a development key (one byte repeated): dev'], ['VAULT_KEY']],
+    ['the worker, with the committed histories\' test key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, ...TEST_CODEC_ENV }, ['TEMPORAL_CODEC_KEYS holds a development key (one byte repeated): test-histories'], []],
+    ['the worker, with the codec switched off', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, TEMPORAL_CODEC: 'off' }, ['TEMPORAL_CODEC is off'], ['TEMPORAL_CODEC_KEYS']],
+    ['the admin command, with a live provider and no codec key ring', 'src/admin/cli.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net', VAULT_KEY: GOOD_VAULT_KEY }, ['TEMPORAL_CODEC_KEYS is not set'], ['VAULT_KEY']],
+    ['the codec server, with a short operator credential', 'scripts/codec-server.ts', { ...PRODUCTION, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, CODEC_AUTH_TOKEN: 'letmein' }, ['CODEC_AUTH_TOKEN is shorter than 16 characters'], ['TEMPORAL_CODEC_KEYS']],
   ])('%s: refuses to start, naming the variable', async (_label, entry, env, named, notNamed) => {
     const { code, output } = await run(entry, env);
     expect(code).toBe(1);
@@ -68,7 +76,7 @@ describe('with NODE_ENV=production or a live provider, an entry point on a devel
 describe('the API in production with its own notify secret', () => {
   it('refuses a provider notification signed with the published development secret', async () => {
     const { process: api, url } = await startApiProcess('api-production-secrets', {
-      NODE_ENV: 'production', VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: GOOD_SECRET,
+      NODE_ENV: 'production', VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: GOOD_SECRET, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, TEMPORAL_CODEC_KEY_ID: 'k1',
     });
     try {
       const body = JSON.stringify({ type: 'authorization.updated', authorization_id: 'auth_forged', reference: `pay_${'F'.repeat(24)}` });

@@ -4,17 +4,18 @@
 // handlers still running, so a late change is projected before the workflow ends.
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ObjectChange } from '../../activities/projection';
 import type { PayoutView } from '../../src/domain/payout';
+import { connectTemporal } from '../../src/temporal/client';
+import { temporalDataConverter } from '../../src/temporal/codec';
 import { eventually } from '../helpers/api';
 import { TEST_ENV } from '../helpers/test-env';
 import { changeUpdate, releaseSignal, type ProbeInput } from './fixtures/projection-probe';
 
 const TASK_QUEUE = 'projection-probe';
 
-let connection: Connection;
 let client: Client;
 let nativeConnection: NativeConnection;
 let worker: Worker;
@@ -23,12 +24,12 @@ const recorded = new Map<string, ObjectChange[]>();
 
 beforeAll(async () => {
   const address = `127.0.0.1:${TEST_ENV.temporalPort}`;
-  connection = await Connection.connect({ address });
-  client = new Client({ connection });
+  client = await connectTemporal({ temporalAddress: address, temporalNamespace: 'default', temporalCodec: TEST_ENV.codecKeys });
   nativeConnection = await NativeConnection.connect({ address });
   worker = await Worker.create({
     connection: nativeConnection,
     taskQueue: TASK_QUEUE,
+    dataConverter: temporalDataConverter(TEST_ENV.codecKeys),
     workflowsPath: path.join(__dirname, 'fixtures', 'projection-probe.ts'),
     activities: {
       async recordChange(change: ObjectChange): Promise<void> {
@@ -44,7 +45,7 @@ afterAll(async () => {
   worker.shutdown();
   await running;
   await nativeConnection.close();
-  await connection.close();
+  await client.connection.close();
 });
 
 function payout(): PayoutView {

@@ -36,6 +36,7 @@ beforeAll(async () => {
     ...freshEnv,
     PORT: String(apiPort),
     SANDBOX_PORT: String(await freePort()),
+    CODEC_PORT: String(await freePort()),
     WORKER_METRICS_PORT: '0',
     TEMPORAL_ADDRESS: `127.0.0.1:${TEST_ENV.temporalPort}`,
     TEMPORAL_TASK_QUEUE: 'quickstart',

@@ -1,18 +1,21 @@
 // Runs every main path once, then exports the finished workflow histories with the same code as
 // `npm run histories:export` and replays them. With RECORD_HISTORIES=1 it replaces the committed
 // set in test/replay/histories (replayed in CI by test/replay/replay.test.ts). Until the first
-// release a workflow change re-records this set, with no patch (docs/operations.md).
+// release a workflow change re-records this set, with no patch (docs/operations.md). The suite's
+// clients and workers encrypt with the repository's test key, so the set is recorded encrypted.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningApi } from '../../src/api/server';
-import { exportHistories, readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { exportHistories, historyPayloads, readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { keyIdOf } from '../../src/temporal/codec';
 import { workflowBundle } from '../../workers/worker';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { TEST_LOG_DIR } from '../helpers/processes';
 import { RELEASED } from '../helpers/release';
 import { openPage, submitOutcome } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
+import { TEST_CODEC_KEYS } from '../replay/codec-test-key';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let api: RunningApi;
@@ -150,8 +153,14 @@ it('records every main path and replays the exported histories', async () => {
   const written = await exportHistories(api.deps.temporal, query, outDir, (id) => scenarios.get(id)!);
   expect(written).toHaveLength(ids.length);
 
-  const outcomes = await replayHistories(await workflowBundle(), readHistoryFiles(outDir));
+  const exported = readHistoryFiles(outDir);
+  const outcomes = await replayHistories(await workflowBundle(), exported, TEST_CODEC_KEYS);
   expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+  // The exporter writes what the server keeps: every payload encrypted, under the test key.
+  for (const { workflowId, history } of exported) {
+    const keyIds = new Set((await historyPayloads(history as never)).map(keyIdOf));
+    expect({ workflowId, keyIds: [...keyIds] }).toEqual({ workflowId, keyIds: [TEST_CODEC_KEYS.currentKeyId] });
+  }
 
   // Until the first release no workflow carries a patch: changes re-record this set instead.
   for (const file of RELEASED ? [] : written) {

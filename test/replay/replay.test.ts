@@ -1,13 +1,16 @@
 // QA history replay: histories recorded from real runs (test/replay/histories, refreshed by
 // test/integration/record-histories.test.ts) must replay against the current workflow code, and a
-// deliberately nondeterministic change must be caught.
-import fs from 'node:fs';
+// deliberately nondeterministic change must be caught. They are encrypted, as the server keeps
+// them, with the repository's test key (codec-test-key.ts).
 import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { TEST_CARD_NUMBERS } from '../../src/domain/cards';
-import { readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { decodeHistory, historyPayloads, readHistoryFiles, replayHistories } from '../../src/replay/histories';
+import { EncryptionCodec, keyIdOf } from '../../src/temporal/codec';
 import { workflowBundle } from '../../workers/worker';
 import { RELEASED } from '../helpers/release';
+import { TEST_CODEC_KEYS } from './codec-test-key';
 
 const HISTORIES = path.join(__dirname, 'histories');
 const histories = readHistoryFiles(HISTORIES);
@@ -29,7 +32,7 @@ it('covers every workflow type and main path', () => {
 });
 
 it('every recorded history replays against the current workflow code', async () => {
-  const outcomes = await replayHistories(await workflowBundle(), histories);
+  const outcomes = await replayHistories(await workflowBundle(), histories, TEST_CODEC_KEYS);
   expect(outcomes).toHaveLength(histories.length);
   expect(outcomes.filter((o) => !o.ok)).toEqual([]);
 }, 120_000);
@@ -37,18 +40,36 @@ it('every recorded history replays against the current workflow code', async () 
 it('a nondeterministic change is caught', async () => {
   const changed = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'nondeterministic-workflows.ts'), logger: silent });
   const paymentHistories = histories.filter((h) => h.workflowId.startsWith('payment-'));
-  const outcomes = await replayHistories(changed, paymentHistories);
+  const outcomes = await replayHistories(changed, paymentHistories, TEST_CODEC_KEYS);
   expect(outcomes.length).toBeGreaterThan(0);
   for (const outcome of outcomes) {
     expect(outcome.ok).toBe(false);
     expect(outcome.error).toMatch(/DeterminismViolation|Nondeterminism|TMPRL1100/i);
   }
   // The unchanged workflow types still replay with the changed bundle.
-  const others = await replayHistories(changed, histories.filter((h) => !h.workflowId.startsWith('payment-')));
+  const others = await replayHistories(changed, histories.filter((h) => !h.workflowId.startsWith('payment-')), TEST_CODEC_KEYS);
   expect(others.every((o) => o.ok)).toBe(true);
 }, 120_000);
 
-it('recorded histories hold no card number or CVC (payloads decoded)', () => {
+it('every payload of the recorded histories is encrypted with the test key (`npm run histories:encrypt` if not)', async () => {
+  for (const { workflowId, history } of histories) {
+    const payloads = await historyPayloads(history as never);
+    expect(payloads.length).toBeGreaterThan(2);
+    const keyIds = [...new Set(payloads.map((p) => keyIdOf(p)))];
+    expect({ workflowId, keyIds }).toEqual({ workflowId, keyIds: [TEST_CODEC_KEYS.currentKeyId] });
+  }
+});
+
+it('without the key the histories neither replay nor decode', async () => {
+  const otherKey = { currentKeyId: 'other', keys: { other: 'ab'.repeat(32) } };
+  const [outcome] = await replayHistories(await workflowBundle(), histories.slice(0, 1), otherKey);
+  expect(outcome!.ok).toBe(false);
+  expect(outcome!.error).toContain('test-histories');
+  await expect(decodeHistory(histories[0]!.history as never, [new EncryptionCodec(otherKey)])).rejects.toThrow(/key "test-histories"/);
+}, 120_000);
+
+it('recorded histories hold no card number or CVC (payloads decrypted)', async () => {
+  const codecs = [new EncryptionCodec(TEST_CODEC_KEYS)];
   const decoded: string[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
@@ -59,7 +80,7 @@ it('recorded histories hold no card number or CVC (payloads decoded)', () => {
       }
     }
   };
-  for (const file of fs.readdirSync(HISTORIES)) walk(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8')));
+  for (const { history } of histories) walk(JSON.parse(historyToJSON(await decodeHistory(history as never, codecs))));
   const text = decoded.join('\n');
   expect(text.length).toBeGreaterThan(1000);
   // Card numbers start with 3-6 (millisecond timestamps, also 13 digits, start with 1).

@@ -15,7 +15,7 @@ const configSource = fs.readFileSync(path.join(PROJECT_ROOT, 'src', 'config.ts')
 describe('docker-compose.yml', () => {
   it('has the production-like topology', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['api', 'migrate', 'mysql', 'sandbox', 'temporal', 'temporal-search-attributes', 'temporal-ui', 'worker'].sort(),
+      ['api', 'codec-server', 'migrate', 'mysql', 'sandbox', 'temporal', 'temporal-search-attributes', 'temporal-ui', 'worker'].sort(),
     );
     expect(compose.services.mysql!.image).toMatch(/^mysql:8/);
     expect(compose.services.temporal!.environment).toMatchObject({ DB: 'mysql8', MYSQL_SEEDS: 'mysql' });
@@ -26,10 +26,11 @@ describe('docker-compose.yml', () => {
     expect(compose.services.sandbox!.ports).toContain('3100:3100');
     expect(compose.services.temporal!.ports).toContain('7233:7233');
     expect(compose.services['temporal-ui']!.ports).toContain('8233:8080');
+    expect(compose.services['codec-server']!.ports).toContain('3200:3200');
   });
 
   it('health-checks every long-running service it depends on', () => {
-    for (const name of ['mysql', 'temporal', 'sandbox', 'api']) expect(compose.services[name]!.healthcheck?.test.length).toBeGreaterThan(0);
+    for (const name of ['mysql', 'temporal', 'sandbox', 'api', 'codec-server']) expect(compose.services[name]!.healthcheck?.test.length).toBeGreaterThan(0);
     for (const [name, service] of Object.entries(compose.services)) {
       for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
         expect(compose.services[dependency]).toBeDefined();
@@ -46,13 +47,14 @@ describe('docker-compose.yml', () => {
     expect(command('worker')).toContain('workers/main.ts');
     expect(command('sandbox')).toContain('src/provider/sandbox/main.ts');
     expect(command('migrate')).toContain('src/db/migrate.ts');
-    for (const file of ['src/api/main.ts', 'workers/main.ts', 'src/provider/sandbox/main.ts', 'src/db/migrate.ts']) {
+    expect(command('codec-server')).toContain('scripts/codec-server.ts');
+    for (const file of ['src/api/main.ts', 'workers/main.ts', 'src/provider/sandbox/main.ts', 'src/db/migrate.ts', 'scripts/codec-server.ts']) {
       expect(fs.existsSync(path.join(PROJECT_ROOT, file))).toBe(true);
     }
   });
 
   it('uses only environment variables the service reads and documents', () => {
-    for (const name of ['api', 'worker', 'migrate', 'sandbox']) {
+    for (const name of ['api', 'worker', 'migrate', 'sandbox', 'codec-server']) {
       for (const variable of Object.keys(compose.services[name]!.environment ?? {})) {
         expect(configurationDoc).toContain(`\`${variable}\``);
         const readBySandbox = variable.startsWith('SANDBOX_');
@@ -61,6 +63,23 @@ describe('docker-compose.yml', () => {
     }
     expect(compose.services.api!.environment!.DATABASE_URL).toMatch(/^mysql:\/\/.+@mysql:3306\/payments$/);
     expect(compose.services.worker!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  it('encrypts payloads everywhere and lets the UI decrypt them through the codec server', () => {
+    for (const name of ['api', 'worker', 'migrate', 'codec-server']) {
+      expect(compose.services[name]!.environment!.TEMPORAL_CODEC_KEYS).toMatch(/^\$\{TEMPORAL_CODEC_KEYS:\?/);
+      expect(compose.services[name]!.environment!.NODE_ENV).toBe('production');
+    }
+    const codec = compose.services['codec-server']!;
+    // Off loopback: the credential is required, and the browser may call it from the UI's origin only.
+    expect(codec.environment).toMatchObject({ CODEC_HOST: '0.0.0.0', CODEC_PORT: '3200', CODEC_CORS_ORIGINS: 'http://localhost:8233' });
+    expect(codec.environment!.CODEC_AUTH_TOKEN).toMatch(/^\$\{CODEC_AUTH_TOKEN:\?/);
+    const ui = compose.services['temporal-ui']!;
+    expect(ui.environment).toMatchObject({ TEMPORAL_CODEC_ENDPOINT: 'http://localhost:3200', TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true' });
+    expect(ui.ports).toContain('8233:8080');
+    expect(ui.depends_on?.['codec-server']?.condition).toBe('service_healthy');
+    // The image the codec server runs has its entry point.
+    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^COPY scripts \.\/scripts$/m);
   });
 
   it('registers exactly the search attributes the workflows use', () => {

@@ -18,6 +18,7 @@ function settings(overrides: Partial<Config> = {}): Config {
     apiMetricsPort: 9465,
     workerMetricsPort: 9464,
     webhookAllowLoopback: true,
+    codecServer: { host: '127.0.0.1', port: 3200, corsOrigins: [], authToken: null },
     ...overrides,
   };
 }
@@ -26,7 +27,7 @@ const policy = destinationPolicy(settings());
 
 describe('destinationPolicy', () => {
   it('lists every port the service listens on, from its settings', () => {
-    expect([...policy.ownPorts].sort((a, b) => a - b)).toEqual([3000, 3100, 7233, 7243, 8233, 9100, 9464, 9465]);
+    expect([...policy.ownPorts].sort((a, b) => a - b)).toEqual([3000, 3100, 3200, 7233, 7243, 8233, 9100, 9464, 9465]);
     expect([...policy.ownOrigins].sort()).toEqual(['127.0.0.1:3100', 'acquirer.example.net:443', 'pay.example.com:443']);
   });
 

@@ -1,5 +1,6 @@
 // What must never be stored in the clear, and where the suite looks for it afterwards: the card
-// numbers and CVCs it sent, and the API keys it was given (which may exist only as hashes).
+// numbers and CVCs it sent, the API keys it was given (which may exist only as hashes), and the
+// personal data its workload sends, which Temporal may hold only encrypted.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -14,6 +15,25 @@ export function rememberApiKeys(...keys: string[]): void {
 export function usedApiKeys(): string[] {
   return [...apiKeys];
 }
+
+/**
+ * Distinctive personal data in every create of the workload (workload.ts): cardholder, billing and
+ * recipient names, an e-mail, IP addresses, a description and a refund reason. None may be in
+ * Temporal's store or its histories as stored; decrypted, the histories hold them.
+ */
+export const PERSONAL_DATA = {
+  holderName: 'Ysolde Reliabilis',
+  billingEmail: 'ysolde.reliabilis@example.org',
+  billingLastName: 'Reliabilis-Moreau',
+  customerIp: '198.51.100.201',
+  hostedCustomerIp: '198.51.100.202',
+  description: 'Reliability order for Ysolde',
+  hostedCardholder: 'Ottoline Reliabova',
+  recipientFirstName: 'Casimir',
+  recipientLastName: 'Reliabovic',
+  payoutIp: '198.51.100.203',
+  refundReason: 'Returned to Reliabilis',
+} as const;
 
 export interface Needle {
   label: string;
@@ -44,6 +64,10 @@ function cvcNeedles(): Needle[] {
 
 function keyNeedles(): Needle[] {
   return usedApiKeys().map((key) => ({ label: `API key ${key.slice(0, 12)}...${key.slice(-4)}`, test: (text: string) => text.includes(key) }));
+}
+
+export function personalNeedles(): Needle[] {
+  return Object.entries(PERSONAL_DATA).map(([field, value]) => ({ label: `personal data (${field})`, test: (text: string) => text.includes(value) }));
 }
 
 export function secretNeedles(): Needle[] {

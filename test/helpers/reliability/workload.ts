@@ -6,7 +6,7 @@ import { openPage, submitOutcome } from '../sandbox';
 import { CVCS, FUTURE_YEAR, PAYMENT_CARDS, PAYOUT_CARDS, failsWith, refundOutcome, useCard, useCvc, type Outcome } from './cards';
 import { createUntilSettled, getUntil, newCreate } from './client';
 import type { Ledger, ObjectKind, TrackedObject } from './ledger';
-import { rememberApiKeys } from './secrets';
+import { PERSONAL_DATA, rememberApiKeys } from './secrets';
 import type { ReliabilityStack } from './stack';
 
 export type PaymentCard = keyof typeof PAYMENT_CARDS;
@@ -59,8 +59,11 @@ export function describeScenario(scenario: Scenario): string {
 
 export function paymentBody(number: string, options: { amount?: number; expired?: boolean; cvc?: string } = {}) {
   return directPaymentBody(
-    { amount: options.amount ?? PAYMENT_AMOUNT, currency: 'USD', description: 'reliability' },
-    { number: useCard(number), cvc: useCvc(options.cvc ?? CVCS[0]), exp_year: options.expired ? 2020 : FUTURE_YEAR },
+    {
+      amount: options.amount ?? PAYMENT_AMOUNT, currency: 'USD', description: PERSONAL_DATA.description, customer_ip_address: PERSONAL_DATA.customerIp,
+      billing_details: { email: PERSONAL_DATA.billingEmail, first_name: 'Ysolde', last_name: PERSONAL_DATA.billingLastName },
+    },
+    { number: useCard(number), cvc: useCvc(options.cvc ?? CVCS[0]), exp_year: options.expired ? 2020 : FUTURE_YEAR, holder_name: PERSONAL_DATA.holderName },
   );
 }
 
@@ -68,14 +71,14 @@ export function payoutBody(number: string, amount = 2500) {
   return {
     amount,
     currency: 'USD',
-    initiator_ip_address: '192.0.2.44',
-    recipient: { first_name: 'Rel', last_name: 'Iability', country: 'US' },
+    initiator_ip_address: PERSONAL_DATA.payoutIp,
+    recipient: { first_name: PERSONAL_DATA.recipientFirstName, last_name: PERSONAL_DATA.recipientLastName, country: 'US' },
     destination: { card_number: useCard(number) },
   };
 }
 
 export function refundBody(paymentId: string, amount: number) {
-  return { payment_id: paymentId, amount, reason: 'requested_by_customer' };
+  return { payment_id: paymentId, amount, reason: PERSONAL_DATA.refundReason };
 }
 
 const CREATE_PATH: Record<ObjectKind, string> = { payment: '/v1/payments', refund: '/v1/refunds', payout: '/v1/payouts' };
@@ -119,7 +122,7 @@ export async function completeThreeDs(redirectUrl: string, outcome: 'authenticat
 }
 
 export function hostedPaymentBody(amount = PAYMENT_AMOUNT) {
-  return { amount, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return', description: 'reliability' };
+  return { amount, currency: 'USD', customer_ip_address: PERSONAL_DATA.hostedCustomerIp, return_url: 'https://shop.example/return', description: PERSONAL_DATA.description };
 }
 
 /** The shopper submits the hosted payment page's card form (plain HTTP, as without JavaScript). */
@@ -128,7 +131,7 @@ export async function submitHostedCard(pageUrl: string, number: string): Promise
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      card_number: useCard(number), exp: `12/${String(FUTURE_YEAR).slice(-2)}`, cvc: useCvc(CVCS[1]), cardholder_name: 'Ada Lovelace',
+      card_number: useCard(number), exp: `12/${String(FUTURE_YEAR).slice(-2)}`, cvc: useCvc(CVCS[1]), cardholder_name: PERSONAL_DATA.hostedCardholder,
     }).toString(),
     redirect: 'manual',
   });
