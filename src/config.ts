@@ -51,6 +51,8 @@ export interface Config {
   shapeBIdempotencyTtlSeconds: number;
   idempotencyLeaseMs: number;
   refundWindowSeconds: number;
+  /** A Payment's workflow continues as new after this many refunds in one run (history stays bounded). */
+  refundsPerRun: number;
   maxBodyBytes: number;
   /** A webhook attempt that has no answer after this counts as failed (docs/webhooks.md: 10 s). */
   webhookAttemptTimeoutMs: number;
@@ -148,6 +150,7 @@ export function loadConfig(): Config {
     shapeBIdempotencyTtlSeconds: int('SHAPE_B_IDEMPOTENCY_TTL_SECONDS', 24 * 3600),
     idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),
     refundWindowSeconds: int('REFUND_WINDOW_SECONDS', 180 * 24 * 3600),
+    refundsPerRun: int('PAYMENT_REFUNDS_PER_RUN', 500),
     maxBodyBytes: 64 * 1024,
     webhookAttemptTimeoutMs: int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000),
     webhookInitialRetrySeconds: int('WEBHOOK_INITIAL_RETRY_SECONDS', 5),

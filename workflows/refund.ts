@@ -1,11 +1,13 @@
 // RefundWorkflow: one per Refund (workflow id = refund id), started by its PaymentWorkflow, which
-// keeps the refundable balance. It submits the refund with a provider idempotency key derived from
-// its id, follows it to a terminal status and reports every step back to the Payment through the
-// payment contract's `refundProgress` signal.
+// keeps the refundable balance and has submitted the refund already (workflows/payment/refund-window.ts).
+// It starts from the provider's answer to that submission: resubmits under the same provider key
+// while the provider has not answered, follows the refund to a terminal status, and reports every
+// later step back to the Payment through the payment contract's `refundProgress` signal.
 import { getExternalWorkflowHandle, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payment';
 import type { FailureCode } from '../src/domain/failure-codes';
 import type { RefundStatus } from '../src/domain/refunds';
+import type { RefundResult } from '../src/provider/types';
 import { ObjectStatusKey } from './contracts/search-attributes';
 import { refundProgressSignal } from './contracts/payment';
 import type { RefundProgress, RefundWorkflowFn } from './contracts/refund';
@@ -34,17 +36,19 @@ export const RefundWorkflow: RefundWorkflowFn = async (input) => {
 
   const backoff = (seconds: number) => Math.min(seconds * 2, input.maxPollIntervalSeconds);
 
-  // Submit until the provider gives a clear answer; the key derived from the refund id makes
-  // resubmission safe. Without an answer the refund may be with the provider: from then on it is
-  // PROCESSING, never a failure and never a second refund.
+  // The Payment's submission first; then resubmit until the provider gives a clear answer: the key
+  // derived from the refund id makes resubmission safe. Without an answer the refund may be with the
+  // provider: it stays PROCESSING, never a failure and never a second refund.
   let providerId: string | null = null;
   let settleAt: number | null = null;
   let interval = input.pollIntervalSeconds;
+  let submission: RefundResult | null = input.submission;
   while (providerId === null) {
-    const result = await provider.submitRefund({
+    const result = submission ?? await provider.submitRefund({
       refundId, livemode: input.livemode, authorizationId: input.authorizationId,
       amount: input.refund.amount, currency: input.refund.currency,
     });
+    submission = null;
     switch (result.kind) {
       case 'rejected':
       case 'failed':

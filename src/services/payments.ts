@@ -41,6 +41,7 @@ export function paymentSettings(config: Config, paymentId: string): PaymentSetti
     actionTtlSeconds: config.paymentActionTtlSeconds,
     abandonAfterSeconds: config.paymentActionTtlSeconds,
     refundWindowSeconds: config.refundWindowSeconds,
+    refundsPerRun: config.refundsPerRun,
     notifyUrl: `${config.publicBaseUrl}/internal/provider/notifications`,
     authenticationReturnUrl: `${config.publicBaseUrl}/checkout/return/${paymentId}`,
     pollIntervalSeconds: 1,

@@ -1,12 +1,13 @@
 // Creating Refunds (docs/api-reference.md, "Refunds"): business rules on the read model, then the
-// `refund` update on the parent PaymentWorkflow, which alone decides the refundable balance.
+// `refund` update on the parent PaymentWorkflow, which alone decides the refundable balance and
+// answers once the provider has answered the submission (docs/architecture.md, "Refunds").
 import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import type { PaymentView, RefundView } from '../domain/payment';
-import { findPayment } from '../read-models/payments';
+import { findPayment, recordPaymentProjection } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
-import { refundUpdate, type RefundCommand } from '../../workflows/contracts/payment';
+import { refundUpdate, type RefundCommand, type RefundOutcome } from '../../workflows/contracts/payment';
 import { assertProvisioned } from './merchant-rules';
 
 export interface NewRefund {
@@ -23,13 +24,18 @@ export class RefundService {
 
   /** Creates (or, on a same-key retry, continues) the Refund bound to `refundId`. */
   async create(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<RefundView> {
+    return (await this.createWithPayment(auth, request, refundId, retry)).refund;
+  }
+
+  /** The Refund and the Payment as the read model shows it right after (Shape B answers with the Payment). */
+  async createWithPayment(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<{ refund: RefundView; payment: PaymentView }> {
     assertProvisioned(auth, this.deps.config);
     const payment = await findPayment(this.deps.dataSource, scopeOf(auth), request.paymentId);
     if (!payment) throw paymentNotFound(request.paymentId);
     if (retry) {
       // An earlier attempt may have been accepted before it could save its answer.
       const existing = settledRefund(payment, refundId);
-      if (existing) return existing;
+      if (existing) return { refund: existing, payment };
     }
     // FAILED and EXPIRED Payments have ended their workflow; the read model answers for them.
     if (payment.status !== 'SUCCEEDED') throw notRefundable(payment);
@@ -37,18 +43,24 @@ export class RefundService {
     const command: RefundCommand = {
       refundId, amount: request.amount, reason: request.reason, merchantReference: request.merchantReference, ...(request.remaining ? { remaining: true } : {}),
     };
+    let outcome: RefundOutcome;
     try {
-      return await executeUpdate(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, refundUpdate, command);
+      outcome = await executeUpdate(this.deps.temporal, this.deps.config.workflowUpdateTimeoutMs, payment.id, refundUpdate, command);
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
         // The refund window has closed, possibly just after this refund was accepted.
         const latest = await findPayment(this.deps.dataSource, scopeOf(auth), payment.id);
         const accepted = latest && settledRefund(latest, refundId);
-        if (accepted) return accepted;
+        if (accepted) return { refund: accepted, payment: latest };
         throw notRefundable(payment);
       }
       throw withParam(error, payment, request.amount);
     }
+    // Read-your-writes without waiting for the workflow's projector, as a create does: the update's
+    // answer is persisted workflow state, and the versioned upsert lets the projector's own write of
+    // this or a later version land in any order.
+    await recordPaymentProjection(this.deps.dataSource, outcome.payment);
+    return outcome;
   }
 }
 

@@ -80,7 +80,7 @@ export class ShapeBPaymentService {
       }
     }
     try {
-      await this.refunds.create(auth, {
+      const { payment: after } = await this.refunds.createWithPayment(auth, {
         paymentId,
         amount: earlier?.amount ?? payment.amount_refundable,
         reason: SHAPE_B_REFUND_REASON,
@@ -88,10 +88,10 @@ export class ShapeBPaymentService {
         // The read above may miss a refund another request has just reserved: the workflow takes the rest.
         remaining: true,
       }, refundId, retry);
+      return after;
     } catch (error) {
       throw shapeBRefundError(error, paymentId);
     }
-    return (await findPayment(this.deps.dataSource, scopeOf(auth), paymentId)) ?? payment;
   }
 }
 

@@ -20,9 +20,9 @@ it('every workflow type is registered under the name its contract gives it, and 
 // Compiled, never run: the type check is the test.
 export async function typeChecks(client: Client, input: PaymentWorkflowInput): Promise<void> {
   const command = { refundId: 'ref_1', amount: 1, reason: 'r', merchantReference: null };
-  const refund: RefundView = await executeUpdate(client, 1000, 'pay_1', refundUpdate, command);
+  const { refund }: { refund: RefundView } = await executeUpdate(client, 1000, 'pay_1', refundUpdate, command);
   void refund;
-  // @ts-expect-error a refund update answers with the refund, not a Payment's outcome
+  // @ts-expect-error a refund update answers with the refund and its Payment, not a Payment's create outcome
   const wrongResult: { kind: 'payment' } = await executeUpdate(client, 1000, 'pay_1', refundUpdate, command);
   void wrongResult;
   // @ts-expect-error the refund update takes its command

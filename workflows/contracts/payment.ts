@@ -12,6 +12,8 @@ export interface PaymentSettings {
   /** A create that never got a provider answer (429/502/503 and no retry) is dropped after this. */
   abandonAfterSeconds: number;
   refundWindowSeconds: number;
+  /** The run continues as new after this many refunds (or when Temporal suggests it). */
+  refundsPerRun: number;
   /** Provider notifications about authentication steps are POSTed here. */
   notifyUrl: string;
   /** Where the 3DS page sends the browser; the service forwards it to the merchant. */
@@ -66,8 +68,17 @@ export const createUpdate = defineUpdate<CreateOutcome, []>('create');
 export const submitHostedCardUpdate = defineUpdate<CreateOutcome, [HostedCardSubmission]>('submitHostedCard');
 /** The provider told us an authentication step changed; the workflow reads the authoritative state. */
 export const providerEventUpdate = defineUpdate<PaymentView, []>('providerEvent');
-/** Reserves the amount and starts the RefundWorkflow; answers with the refund's first report. */
-export const refundUpdate = defineUpdate<RefundView, [RefundCommand]>('refund');
+/**
+ * What a refund comes to once the provider has answered its submission (or left it unanswered:
+ * PROCESSING): the Refund, and the Payment that shows it, which the API projects before answering.
+ */
+export interface RefundOutcome {
+  refund: RefundView;
+  payment: PaymentView;
+}
+
+/** Reserves the amount, submits the refund and starts its RefundWorkflow; answers with the submission's outcome. */
+export const refundUpdate = defineUpdate<RefundOutcome, [RefundCommand]>('refund');
 /** Shape B answers with the outcome: resolves once the Payment is past PENDING/PROCESSING and projected. */
 export const settledUpdate = defineUpdate<PaymentView, []>('settled');
 /** The RefundWorkflow's reports on its refund. */

@@ -1,7 +1,10 @@
 // Phase 4, refund window: a SUCCEEDED Payment owns its refundable balance until the window closes
-// and no refund is in flight. A refund is reserved before the handler's first await, so concurrent
-// refunds see its amount as taken; its RefundWorkflow reports back through `refundProgress`, and a
-// failed refund gives its amount back. History stays bounded through continue-as-new.
+// and no refund is in flight. The `refund` update reserves the amount before its first await, so
+// concurrent refunds see it as taken; it submits the refund to the provider as a local activity in
+// its own workflow task, records the answer, starts the refund's RefundWorkflow (which owns settlement
+// and polling) with that answer and returns it: the API answers from this one workflow task. The
+// RefundWorkflow reports later moves through `refundProgress`, and a failed refund gives its amount
+// back. History stays bounded through continue-as-new.
 import {
   ApplicationFailure, ParentClosePolicy, condition, continueAsNew, setHandler, startChild, workflowInfo,
 } from '@temporalio/workflow';
@@ -9,10 +12,15 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { failureMessage } from '../../src/domain/failure-codes';
 import type { RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
+import type { RefundResult } from '../../src/provider/types';
 import { searchAttributesFor } from '../contracts/search-attributes';
-import { refundProgressSignal, refundUpdate, type PaymentWorkflowFn, type RefundCommand } from '../contracts/payment';
+import {
+  refundProgressSignal, refundUpdate, type PaymentWorkflowFn, type RefundCommand, type RefundOutcome,
+} from '../contracts/payment';
 import { refundWorkflow, type RefundProgress, type RefundWorkflowFn } from '../contracts/refund';
 import { nowSeconds } from '../projection';
+import { orUnanswered } from '../unanswered';
+import { local } from './activities';
 import type { PaymentState } from './state';
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
@@ -31,12 +39,17 @@ export function handleRefunds(state: PaymentState): void {
 
 export async function refundWindow(state: PaymentState): Promise<void> {
   const windowEndsMs = ((state.payment.status_transitions.succeeded_at ?? nowSeconds()) + state.settings.refundWindowSeconds) * 1000;
+  // A RefundWorkflow whose start is still on its way keeps the run open: its start command is in
+  // history, and the child must exist before this run may end.
+  const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND) && state.startingChildren === 0;
+  const rollOver = () => workflowInfo().continueAsNewSuggested || state.refundsThisRun >= state.settings.refundsPerRun;
   for (;;) {
-    const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND);
-    await condition(() => closed() || workflowInfo().continueAsNewSuggested, Math.max(windowEndsMs - Date.now(), 1000));
+    await condition(() => closed() || rollOver(), Math.max(windowEndsMs - Date.now(), 1000));
     if (closed()) return;
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(() => state.quiet());
+    if (rollOver()) {
+      // No refund handler may be mid-way (allHandlersFinished, through quiet), or its update would
+      // be lost with this run; refunds that arrive meanwhile go on being taken here.
+      await condition(() => state.quiet() && state.startingChildren === 0);
       await continueAsNew<PaymentWorkflowFn>(state.continued());
     }
   }
@@ -50,7 +63,7 @@ function requestedAmount(state: PaymentState, command: RefundCommand): number {
   return command.remaining ? amountRefundable(payment.status, payment.amount, payment.refunds) : command.amount;
 }
 
-async function refund(state: PaymentState, command: RefundCommand): Promise<RefundView> {
+async function refund(state: PaymentState, command: RefundCommand): Promise<RefundOutcome> {
   const id = command.refundId;
   if (!refundById(state, id)) {
     // The validator passed on this very state; checking again keeps the ledger sound even if
@@ -77,40 +90,78 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
     };
     // Reserved before the first await: concurrent refunds see this amount as taken.
     state.change({ refunds: [...payment.refunds, reserved] });
-    await startRefundWorkflow(state, reserved);
+    state.refundsThisRun += 1;
+    const submission = await submit(state, reserved);
+    recordProgress(state, submissionProgress(id, submission));
+    startRefundWorkflow(state, refundById(state, id)!, submission);
   }
-  // The first report of the refund workflow: PROCESSING, or FAILED when rejected at submission.
+  // A retry of a refund whose submission is still with the provider waits for its answer.
   await condition(() => refundById(state, id)!.status !== 'PENDING');
-  await state.projection.projected();
-  return refundById(state, id)!;
+  return { refund: refundById(state, id)!, payment: state.payment };
 }
 
-/** The refund's own workflow; a start that already happened (same id) reports to us all the same. */
-async function startRefundWorkflow(state: PaymentState, refund: RefundView): Promise<void> {
+/**
+ * Submits the refund under the provider key derived from its id (`ref_x:refund`), as a local
+ * activity: it runs inside the workflow task that answers the update. If that task is lost (the
+ * worker dies before the server has it), the update runs again on the next task and submits again
+ * under the same key, and the provider answers with the refund it already holds.
+ */
+async function submit(state: PaymentState, refund: RefundView): Promise<RefundResult> {
+  return orUnanswered(local.submitRefund({
+    refundId: refund.id, livemode: state.payment.livemode, authorizationId: state.providerId ?? '', amount: refund.amount, currency: refund.currency,
+  }));
+}
+
+/** What the submission's answer makes of the refund: without an answer it may be with the provider, so PROCESSING. */
+function submissionProgress(refundId: string, submission: RefundResult): RefundProgress {
+  switch (submission.kind) {
+    case 'rejected':
+    case 'failed':
+      return { refundId, status: 'FAILED', failureCode: submission.failureCode };
+    case 'succeeded':
+      return { refundId, status: 'SUCCEEDED', failureCode: null };
+    case 'processing':
+    case 'unanswered':
+      return { refundId, status: 'PROCESSING', failureCode: null };
+  }
+}
+
+/**
+ * Starts the refund's own workflow without waiting for the start: the command goes to the server
+ * with the update's answer, in the same workflow task completion, so an answered refund always has
+ * its RefundWorkflow. A start that already happened (same id) is the same workflow.
+ */
+function startRefundWorkflow(state: PaymentState, refund: RefundView, submission: RefundResult): void {
   const { payment, settings } = state;
   const summary = `refund of ${refund.amount} ${refund.currency} on ${payment.id}`;
-  try {
-    await startChild<RefundWorkflowFn>(refundWorkflow.name, {
-      workflowId: refund.id,
-      args: [{
-        refund,
-        livemode: payment.livemode,
-        merchantId: payment.merchant_id,
-        paymentWorkflowId: payment.id,
-        authorizationId: state.providerId ?? '',
-        pollIntervalSeconds: settings.pollIntervalSeconds,
-        maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
-      }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: searchAttributesFor({
-        objectType: 'refund', merchantId: payment.merchant_id, livemode: payment.livemode, amount: refund.amount, currency: refund.currency, status: refund.status,
-      }),
-      memo: { summary },
-      staticSummary: summary,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  state.startingChildren += 1;
+  void startChild<RefundWorkflowFn>(refundWorkflow.name, {
+    workflowId: refund.id,
+    args: [{
+      refund,
+      submission,
+      livemode: payment.livemode,
+      merchantId: payment.merchant_id,
+      paymentWorkflowId: payment.id,
+      authorizationId: state.providerId ?? '',
+      pollIntervalSeconds: settings.pollIntervalSeconds,
+      maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
+    }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: searchAttributesFor({
+      objectType: 'refund', merchantId: payment.merchant_id, livemode: payment.livemode, amount: refund.amount, currency: refund.currency, status: refund.status,
+    }),
+    memo: { summary },
+    staticSummary: summary,
+  }).then(
+    () => undefined,
+    (error: unknown) => {
+      // Anything else fails the workflow task, so the start is retried rather than dropped.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    },
+  ).finally(() => {
+    state.startingChildren -= 1;
+  });
 }
 
 function recordProgress(state: PaymentState, progress: RefundProgress): void {
