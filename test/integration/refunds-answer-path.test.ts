@@ -1,0 +1,129 @@
+// The refund's answer path (docs/architecture.md, "Refunds"): the Payment's `refund` update
+// submits the refund itself, as a local activity in the workflow task that answers the update, and
+// starts the RefundWorkflow with the provider's answer; the API projects the answer before replying.
+// Also: a hot Payment continuing as new while refunds keep arriving loses and duplicates nothing.
+import type { RunningApi } from '../../src/api/server';
+import { call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
+import { paymentQuery } from '../../workflows/contracts/payment';
+
+let api: RunningApi;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  merchant = await createMerchant(api);
+});
+afterAll(async () => { await api.close(); });
+afterEach(async () => { await clearSandboxFaults(); });
+
+function refund(on: RunningApi, body: Record<string, unknown>, idempotencyKey?: string): Promise<CallResult> {
+  return call(on, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });
+}
+
+async function getPayment(on: RunningApi, id: string): Promise<any> {
+  const res = await call(on, 'GET', `/v1/payments/${id}`, { key: merchant.testKey, headers: { 'Service-Version': '2025-09-01' } });
+  expect(res.status).toBe(200);
+  return res.json;
+}
+
+async function succeededPayment(on: RunningApi, amount: number): Promise<any> {
+  const res = await call(on, 'POST', '/v1/payments', { key: merchant.testKey, headers: { 'Service-Version': '2025-09-01' }, body: directPaymentBody({ amount }) });
+  expect(res.status).toBe(201);
+  return eventually(() => getPayment(on, res.json.id), (p) => p.status === 'SUCCEEDED');
+}
+
+async function historyEvents(workflowId: string, runId?: string) {
+  return (await api.deps.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+}
+
+const terminal = (status: string) => status === 'SUCCEEDED' || status === 'FAILED';
+
+describe('the answer path', () => {
+  it('a refund answers with what GET /v1/payments/{id} shows right after, its submission a local activity of the Payment', async () => {
+    const payment = await succeededPayment(api, 1000);
+    const res = await refund(api, { payment_id: payment.id, amount: 400, reason: 'answer path' });
+    expect(res.status).toBe(201);
+    expect(res.json.status).toBe('PROCESSING');
+
+    // No wait: the API projected the update's answer before replying.
+    const right = await getPayment(api, payment.id);
+    expect(right.refunds).toEqual([res.json]);
+    expect(right.amount_refundable).toBe(600);
+
+    // The submission ran inside the Payment's workflow task (a local activity's marker), not as an
+    // activity of the RefundWorkflow, which only follows the refund to its end.
+    const paymentHistory = await historyEvents(payment.id);
+    const markers = paymentHistory.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(markers.length).toBeGreaterThanOrEqual(2); // the authorization and the refund's submission
+    await eventually(() => getPayment(api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
+    const refundHistory = await historyEvents(res.json.id);
+    const activities = refundHistory.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    expect(activities).not.toContain('submitRefund');
+    expect(activities).toContain('getRefund');
+    expect((await sandboxRecords(res.json.id)).refunds).toEqual([expect.objectContaining({ idempotency_key: `${res.json.id}:refund`, amount: 400 })]);
+  });
+
+  it('a submission the provider leaves unanswered answers PROCESSING, and the RefundWorkflow resubmits under the same key', async () => {
+    const payment = await succeededPayment(api, 1000);
+    // Every attempt of the Payment's local submission gets a 503; the RefundWorkflow's later resubmission goes through.
+    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds', method: 'POST' });
+    const res = await refund(api, { payment_id: payment.id, amount: 1000, reason: 'unanswered' });
+    expect(res.status).toBe(201);
+    expect(res.json.status).toBe('PROCESSING');
+    expect((await getPayment(api, payment.id)).amount_refundable).toBe(0);
+
+    const after = await eventually(() => getPayment(api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED', 30_000);
+    expect(after.amount_refunded).toBe(1000);
+    const refundHistory = await historyEvents(res.json.id);
+    expect(refundHistory.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund')).toBe(true);
+    expect((await sandboxRecords(res.json.id)).refunds).toEqual([expect.objectContaining({ idempotency_key: `${res.json.id}:refund`, amount: 1000, status: 'succeeded' })]);
+  });
+
+  it('Shape B POST /v1/payments/{id}/refund answers with the Payment GET shows right after', async () => {
+    const payment = await succeededPayment(api, 700);
+    const res = await call(api, 'POST', `/v1/payments/${payment.id}/refund`, { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
+    expect(res.status).toBe(200);
+    const right = await call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
+    expect(right.json).toEqual(res.json);
+  });
+});
+
+describe('a hot Payment', () => {
+  it('continuing as new every few refunds while refunds keep arriving loses, duplicates and overdraws nothing', async () => {
+    // A run takes 3 refunds, then continues as new with its balance; the refunds keep coming.
+    const lowThreshold = await startTestApi({ refundsPerRun: 3 });
+    try {
+      const payment = await succeededPayment(lowThreshold, 1000);
+      const firstRun = (await api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
+      const waves = [8, 8, 8]; // 24 refunds of 50 on 1000: exactly 20 fit
+      const answers: CallResult[] = [];
+      for (const size of waves) {
+        answers.push(...await Promise.all(Array.from({ length: size }, (_, i) => refund(lowThreshold, { payment_id: payment.id, amount: 50, reason: `hot ${answers.length + i}` }))));
+      }
+      const accepted = answers.filter((a) => a.status === 201);
+      const refused = answers.filter((a) => a.status !== 201);
+      expect(accepted).toHaveLength(20);
+      for (const answer of refused) expect([answer.status, answer.json.error?.code]).toEqual([422, 'amount_exceeds_refundable']);
+      expect(new Set(accepted.map((a) => a.json.id)).size).toBe(20);
+
+      const handle = api.deps.temporal.workflow.getHandle(payment.id);
+      const after = await eventually(() => getPayment(lowThreshold, payment.id), (p) => p.refunds.length === 20 && p.refunds.every((r: any) => terminal(r.status)), 60_000);
+      expect(after.refunds.map((r: any) => r.id).sort()).toEqual(accepted.map((a) => a.json.id).sort());
+      expect(after.amount_refunded).toBe(1000);
+      expect(after.amount_refundable).toBe(0);
+      // The workflow's own state, several runs later, is what the read model shows.
+      const current = await handle.describe();
+      expect(current.runId).not.toBe(firstRun);
+      const firstRunEvents = await historyEvents(payment.id, firstRun);
+      expect(firstRunEvents.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+      const state = await handle.query(paymentQuery);
+      expect(state.refunds.map((r) => [r.id, r.status])).toEqual(after.refunds.map((r: any) => [r.id, r.status]));
+      // One provider refund per accepted refund, under its own key.
+      const records = await Promise.all(accepted.map((a) => sandboxRecords(a.json.id)));
+      expect(records.map((r) => r.refunds.length)).toEqual(Array(20).fill(1));
+    } finally {
+      await lowThreshold.close();
+    }
+  }, 120_000);
+});
