@@ -7,8 +7,12 @@ import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
 import { Ledger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
+import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
-import { createsIn, merchantClient, newMerchant, mixedScenarios, runWorkload, seededRandom, type WorkloadProgress } from '../helpers/reliability/workload';
+import { createUntilSettled, newCreate } from '../helpers/reliability/client';
+import {
+  PAYMENT_AMOUNT, createsIn, merchantClient, newMerchant, mixedScenarios, refundBody, runWorkload, seededRandom, succeededPayment, type MerchantClient, type WorkloadProgress,
+} from '../helpers/reliability/workload';
 
 export const PROCESS_FAULTS = 'process faults';
 
@@ -112,8 +116,88 @@ function recordRows(ledger: Ledger, report: AuditReport, events: FaultEvent[]): 
   });
 }
 
+/** Refunds sent at once, each until it settles; 2xx answers tracked, 422 amount_exceeds_refundable counted. */
+async function concurrentRefunds(client: MerchantClient, paymentId: string, amounts: number[], label: string): Promise<{ accepted: number[]; refused: number }> {
+  const accepted: number[] = [];
+  let refused = 0;
+  await Promise.all(amounts.map(async (amount) => {
+    const create = newCreate('/v1/refunds', client.key, refundBody(paymentId, amount));
+    const startedAt = Date.now();
+    const { answer, retries } = await createUntilSettled(client.baseUrl, create, client.deadlineMs);
+    if (answer?.status === 422 && answer.json?.error?.code === 'amount_exceeds_refundable') {
+      refused += 1;
+      return;
+    }
+    if (!client.ledger.settle(create, answer, label)) return;
+    accepted.push(amount);
+    client.ledger.track({
+      kind: 'refund', scenario: label, merchantId: client.merchantId, create, first: answer, id: answer.json.id,
+      outcome: { status: 'SUCCEEDED', failureCode: null }, providerEffects: 1, retries, startedAt, settledAt: Date.now(),
+    });
+  }));
+  return { accepted, refused };
+}
+
+/**
+ * Refunds on a few Payments at once, more than each can take, while the worker is killed again and
+ * again: the acquirer holds each submission a while, so kills land between the Payment's local
+ * submission and the answer of its update.
+ */
+function refundKillsTest(stack: ReliabilityStack): void {
+  it(`refund submissions through ${COUNTS.refundWorkerKills} worker kills: one provider refund under its key per accepted refund, no balance overdrawn`, async () => {
+    const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 1e9));
+    const random = seededRandom(seed);
+    const merchant = await newMerchant(stack, 'Refund Kill Shop');
+    const ledger = new Ledger();
+    const client = merchantClient(() => stack.apiProcessUrl, merchant, ledger);
+    const payments = [];
+    for (let i = 0; i < COUNTS.refundKillPayments; i += 1) {
+      const payment = await succeededPayment(client, 'visa', 'refunds through worker kills');
+      if (payment) payments.push(payment);
+    }
+    // Six refunds of a quarter on each Payment: four fit, two must be refused, whatever dies when.
+    const quarter = PAYMENT_AMOUNT / 4;
+    await setSandboxFaults({ latency_ms: 400, path_prefix: '/v1/refunds', method: 'POST' });
+    const started = Date.now();
+    let refunds: Array<{ accepted: number[]; refused: number }>;
+    let kills = 0;
+    try {
+      const load = Promise.all(payments.map((p) => concurrentRefunds(client, p.id, Array<number>(6).fill(quarter), `refunds of ${p.id} through worker kills`)));
+      let loadDone = false;
+      void load.finally(() => { loadDone = true; });
+      while (kills < COUNTS.refundWorkerKills && !loadDone) {
+        await sleep(200 + random() * 600);
+        await stack.killWorker();
+        kills += 1;
+        await sleep(random() * 1000);
+        await stack.startWorker();
+      }
+      refunds = await load;
+    } finally {
+      await clearSandboxFaults();
+    }
+    await stack.ensureWorker();
+
+    const report = await stack.audit(ledger, [merchant], 240_000);
+    const refundObjects = ledger.objects.filter((o) => o.kind === 'refund');
+    recordFigure({ section: PROCESS_FAULTS, fault: `${FAULT_NAMES.worker}, during concurrent refund submissions (objects: refunds accepted)`, tried: kills, objects: refundObjects.length, ...problemsAmong(report, refundObjects) });
+    recordMeasurement(PROCESS_FAULTS, `refunds through worker kills (seed ${seed}): ${payments.length} Payments, ${refunds.reduce((n, r) => n + r.accepted.length, 0)} refunds accepted and `
+      + `${refunds.reduce((n, r) => n + r.refused, 0)} refused in ${Math.round((Date.now() - started) / 1000)} s, ${kills} worker kills; `
+      + `${refundObjects.filter((o) => o.retries.length > 0).length} refunds needed same-key retries.`);
+    expectClean(report);
+    // No Payment took more than it holds, and each took exactly what fits: four quarters.
+    for (const r of refunds) expect([r.accepted.length, r.refused]).toEqual([4, 2]);
+    // Every accepted refund is one provider refund, under the key derived from its id.
+    for (const object of refundObjects) {
+      expect((await sandboxRecords(object.id)).refunds.map((x) => (x as { idempotency_key: string }).idempotency_key)).toEqual([`${object.id}:refund`]);
+    }
+  }, LONG_MODE ? 1_800_000 : 600_000);
+}
+
 export function processFaultsSection(stack: ReliabilityStack): void {
   describe(PROCESS_FAULTS, () => {
+    refundKillsTest(stack);
+
     it(`${COUNTS.chaosOperations}+ mixed creates through ${COUNTS.workerKills} worker kills, Temporal, API and MariaDB restarts`, async () => {
       const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 1e9));
       const random = seededRandom(seed);

@@ -53,13 +53,13 @@ export function reliabilityEnv(): Record<string, string> {
 /** How much each part does: the fast mode runs in CI, the long mode on demand. */
 export const COUNTS = LONG_MODE
   ? {
-    chaosOperations: 240, chaosLanes: 6, workerKills: 12, temporalRestarts: 2, apiRestarts: 3, databaseRestarts: 2,
+    chaosOperations: 240, chaosLanes: 6, workerKills: 12, refundWorkerKills: 12, refundKillPayments: 8, temporalRestarts: 2, apiRestarts: 3, databaseRestarts: 2,
     providerFaultRepeats: 3, sameKeyRounds: 3, sameKeyConcurrency: 50,
     refundSeeds: [11, 23, 37, 41, 53], refundRunsPerSeed: 4, crossMerchants: 6, crossCreatesPerMerchant: 10,
     fuzzCases: 10_000, isolationRounds: 3, rateLimitBurstMs: 6000,
   }
   : {
-    chaosOperations: 40, chaosLanes: 6, workerKills: 2, temporalRestarts: 1, apiRestarts: 1, databaseRestarts: 1,
+    chaosOperations: 40, chaosLanes: 6, workerKills: 2, refundWorkerKills: 4, refundKillPayments: 4, temporalRestarts: 1, apiRestarts: 1, databaseRestarts: 1,
     providerFaultRepeats: 1, sameKeyRounds: 1, sameKeyConcurrency: 50,
     refundSeeds: [11, 23, 37], refundRunsPerSeed: 2, crossMerchants: 4, crossCreatesPerMerchant: 2,
     fuzzCases: 1000, isolationRounds: 1, rateLimitBurstMs: 3000,
