@@ -55,13 +55,15 @@ export async function replayHistories(bundle: WorkflowBundleWithSourceMap, histo
 }
 
 /** Writes each history as `<dir>/<name>.json` in the same JSON the Temporal CLI and UI export. */
-export async function exportHistories(client: Client, query: string, dir: string, name: (workflowId: string, type: string) => string = (id) => id): Promise<string[]> {
+export async function exportHistories(
+  client: Client, query: string, dir: string, name: (workflowId: string, type: string, runId: string) => string = (id) => id,
+): Promise<string[]> {
   fs.mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for await (const execution of client.workflow.list({ query })) {
     const handle = client.workflow.getHandle(execution.workflowId, execution.runId);
     const history = await handle.fetchHistory();
-    const file = path.join(dir, `${name(execution.workflowId, execution.type)}.json`);
+    const file = path.join(dir, `${name(execution.workflowId, execution.type, execution.runId)}.json`);
     fs.writeFileSync(file, `${historyToJSON(history)}\n`);
     written.push(file);
   }

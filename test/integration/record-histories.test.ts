@@ -13,7 +13,7 @@ import { workflowBundle } from '../../workers/worker';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { TEST_LOG_DIR } from '../helpers/processes';
 import { RELEASED } from '../helpers/release';
-import { openPage, submitOutcome } from '../helpers/sandbox';
+import { clearSandboxFaults, openPage, setSandboxFaults, submitOutcome } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 import { TEST_CODEC_KEYS } from '../replay/codec-test-key';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -23,6 +23,8 @@ let merchant: TestMerchant;
 let receiver: WebhookReceiver;
 let callbacks: WebhookReceiver;
 const scenarios = new Map<string, string>(); // workflow id -> scenario name
+/** The Payment whose first run continued as new: its two runs are two histories. */
+let hotPayment: { id: string; firstRun: string } | null = null;
 
 beforeAll(async () => {
   // A short refund window lets succeeded Payment workflows finish, so their histories are complete.
@@ -91,6 +93,39 @@ it('records every main path and replays the exported histories', async () => {
   scenarios.set(refundOk.json.id, 'refund-succeeded');
   scenarios.set(refundBad.json.id, 'refund-failed');
 
+  // The provider rejects a refund at its submission (the Payment's local activity): FAILED at once.
+  const rejecting = await pay('4000009000000003');
+  await statusOf(rejecting.id, 'SUCCEEDED');
+  const refundRejected = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: rejecting.id, amount: 1000, reason: 'rejected' } });
+  expect([refundRejected.status, refundRejected.json.status]).toEqual([201, 'FAILED']);
+  scenarios.set(rejecting.id, 'payment-with-rejected-refund');
+  scenarios.set(refundRejected.json.id, 'refund-rejected-at-submission');
+
+  // The submission is left unanswered (503): PROCESSING, and the RefundWorkflow resubmits.
+  const unansweredRefund = await pay('4242424242424242');
+  await statusOf(unansweredRefund.id, 'SUCCEEDED');
+  await setSandboxFaults({ fail_next: 1, fail_status: 503, path_prefix: '/v1/refunds', method: 'POST' });
+  const refundResubmitted = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: unansweredRefund.id, amount: 4999, reason: 'unanswered' } })
+    .finally(() => clearSandboxFaults());
+  expect([refundResubmitted.status, refundResubmitted.json.status]).toEqual([201, 'PROCESSING']);
+  scenarios.set(unansweredRefund.id, 'payment-with-unanswered-refund');
+  scenarios.set(refundResubmitted.json.id, 'refund-unanswered-resubmitted');
+
+  // A hot Payment continues as new every two refunds, with refunds arriving concurrently.
+  const hotApi = await startTestApi({ refundWindowSeconds: 3, refundsPerRun: 2 });
+  try {
+    const res = await call(hotApi, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({}, { number: '4242424242424242' }) });
+    const hot = res.json;
+    const firstRun = (await api.deps.temporal.workflow.getHandle(hot.id).describe()).runId;
+    await statusOf(hot.id, 'SUCCEEDED');
+    const hotRefunds = await Promise.all([1, 2, 3].map((i) => call(hotApi, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: hot.id, amount: 100, reason: `hot ${i}` } })));
+    expect(hotRefunds.map((r) => r.status)).toEqual([201, 201, 201]);
+    hotPayment = { id: hot.id, firstRun };
+    scenarios.set(hot.id, 'payment-hot');
+  } finally {
+    await hotApi.close();
+  }
+
   const pendingOk = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000004290000003') });
   const pendingBad = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000007100000006') });
   expect([pendingOk.json.status, pendingBad.json.status]).toEqual(['PENDING', 'PENDING']);
@@ -146,12 +181,15 @@ it('records every main path and replays the exported histories', async () => {
     let n = 0;
     for await (const _ of api.deps.temporal.workflow.list({ query })) n += 1;
     return n;
-  }, (n) => n === ids.length, 60_000, 500);
+  }, (n) => n === ids.length + 1, 60_000, 500); // the hot Payment: two runs
 
   const outDir = path.join(TEST_LOG_DIR, 'histories');
   fs.rmSync(outDir, { recursive: true, force: true });
-  const written = await exportHistories(api.deps.temporal, query, outDir, (id) => scenarios.get(id)!);
-  expect(written).toHaveLength(ids.length);
+  const written = await exportHistories(api.deps.temporal, query, outDir, (id, _type, runId) => {
+    if (id !== hotPayment?.id) return scenarios.get(id)!;
+    return runId === hotPayment.firstRun ? 'payment-hot-continued-as-new' : 'payment-hot-after-continue-as-new';
+  });
+  expect(written).toHaveLength(ids.length + 1);
 
   const exported = readHistoryFiles(outDir);
   const outcomes = await replayHistories(await workflowBundle(), exported, TEST_CODEC_KEYS);

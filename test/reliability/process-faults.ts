@@ -180,9 +180,15 @@ function refundKillsTest(stack: ReliabilityStack): void {
 
     const report = await stack.audit(ledger, [merchant], 240_000);
     const refundObjects = ledger.objects.filter((o) => o.kind === 'refund');
+    // How many of the Payments lost a workflow task to a kill (the task that held their submissions).
+    let lostTasks = 0;
+    for (const p of payments) {
+      const events = (await stack.api.deps.temporal.workflow.getHandle(p.id).fetchHistory()).events ?? [];
+      lostTasks += events.filter((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes).length;
+    }
     recordFigure({ section: PROCESS_FAULTS, fault: `${FAULT_NAMES.worker}, during concurrent refund submissions (objects: refunds accepted)`, tried: kills, objects: refundObjects.length, ...problemsAmong(report, refundObjects) });
     recordMeasurement(PROCESS_FAULTS, `refunds through worker kills (seed ${seed}): ${payments.length} Payments, ${refunds.reduce((n, r) => n + r.accepted.length, 0)} refunds accepted and `
-      + `${refunds.reduce((n, r) => n + r.refused, 0)} refused in ${Math.round((Date.now() - started) / 1000)} s, ${kills} worker kills; `
+      + `${refunds.reduce((n, r) => n + r.refused, 0)} refused in ${Math.round((Date.now() - started) / 1000)} s, ${kills} worker kills, ${lostTasks} workflow tasks of the Payments lost to them; `
       + `${refundObjects.filter((o) => o.retries.length > 0).length} refunds needed same-key retries.`);
     expectClean(report);
     // No Payment took more than it holds, and each took exactly what fits: four quarters.
