@@ -24,6 +24,8 @@ it('covers every workflow type and main path', () => {
   expect([...new Set(names.map((n) => n.replace(PATCH_PHASE, '')))].sort()).toEqual([
     'payment-frictionless', 'payment-3ds-authenticated', 'payment-3ds-expired', 'payment-declined', 'payment-unanswered-abandoned',
     'payment-with-refund', 'payment-with-failed-refund', 'refund-succeeded', 'refund-failed',
+    'payment-with-rejected-refund', 'refund-rejected-at-submission', 'payment-with-unanswered-refund', 'refund-unanswered-resubmitted',
+    'payment-hot-continued-as-new', 'payment-hot-after-continue-as-new',
     'payout-pending-then-succeeded', 'payout-pending-then-failed', 'webhook-delivery',
     'payment-shape-b-direct', 'payment-shape-b-3ds-declined', 'payment-shape-b-hosted-callback',
   ].sort());
