@@ -16,6 +16,7 @@
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
 //   --create-rates=a,b, --create-seconds=N  rates and step length of creates and baseline (a)
 //   --hot-refund-seconds=N  the refunds on one hot Payment at 10/s, then at saturation (8 connections), N s each
+//   --refund-rates=a,b, --refund-seconds=N  rates and step length of both refund scenarios (no saturation step)
 //   --saturate           creates and baseline (a) also run a saturation step (32 connections) in short mode
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   if (flags.has('hot-refund-seconds')) {
     plan.refundsHot = { rates: [10], durationSeconds: Number(flags.get('hot-refund-seconds')), saturationConnections: 8, saturationSeconds: Number(flags.get('hot-refund-seconds')) };
   }
+  if (flags.has('refund-rates')) plan.refundsHot = plan.refundsSpread = { rates: flags.get('refund-rates')!.split(',').map(Number), durationSeconds: Number(flags.get('refund-seconds') ?? plan.refundsSpread.durationSeconds), saturationConnections: null, saturationSeconds: 0 };
   if (flags.has('codec-rate')) plan.codec.rate = Number(flags.get('codec-rate'));
   if (flags.has('codec-seconds')) plan.codec.durationSeconds = Number(flags.get('codec-seconds'));
   if (flags.has('codec-repetitions')) plan.codec.repetitions = Number(flags.get('codec-repetitions'));
