@@ -1,10 +1,12 @@
 // What follows a persisted change of an object its workflow projects (a Payment, a Payout): one
-// `recordChange` writes the read model, then publishes the events that projection shows (the
-// outbox), and shreds cards whose last use is now in history. One activity per projector turn
-// (workflows/projection.ts).
+// `recordChange` writes the read model, starts the RefundWorkflows of refunds the change took,
+// publishes the events that projection shows (the outbox), and shreds cards whose last use is now
+// in history. One activity per projector turn (workflows/projection.ts).
 import { recordPaymentProjection } from '../src/read-models/payments';
 import { recordPayoutProjection } from '../src/read-models/payouts';
 import type { EventSubject, PendingEvent } from '../src/domain/events';
+import { startRefundWorkflow } from '../src/temporal/start-refund';
+import type { RefundWorkflowInput } from '../workflows/contracts/refund';
 import type { ActivityDeps } from './deps';
 import { publishEvents } from './webhooks';
 
@@ -17,6 +19,8 @@ export interface ObjectChange {
   /** Events the projection shows, published after it. */
   events: PendingEvent[];
   shredCardTokens: string[];
+  /** RefundWorkflows to start (idempotent by refund id). */
+  refundWorkflows: RefundWorkflowInput[];
 }
 
 export function createProjectionActivities(deps: ActivityDeps) {
@@ -25,6 +29,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
       for (const token of change.shredCardTokens) await deps.vault.shred(token);
       if (change.object?.kind === 'payment') await recordPaymentProjection(deps.dataSource, change.object.payment);
       if (change.object?.kind === 'payout') await recordPayoutProjection(deps.dataSource, change.object.payout);
+      for (const input of change.refundWorkflows) await startRefundWorkflow(deps, input);
       await publishEvents(deps, change.events);
     },
 

@@ -1,11 +1,12 @@
 // The projection of an object its workflow owns (a Payment, a Payout), the same for every such
 // workflow. The workflow changes the object only through `set`, which moves it to its next version;
-// a projector loop writes the latest version to the read model, the events it shows after it (an
-// outbox), and shreds the cards whose last use is in history, in ONE `recordChange` activity per
-// turn. The projector is a regular activity, never a local one: a local activity runs before the
+// a projector loop writes the latest version to the read model, starts the RefundWorkflows of the
+// refunds it took, publishes the events it shows after it (an outbox), and shreds the cards whose
+// last use is in history, in ONE `recordChange` activity per turn. The projector is a regular activity, never a local one: a local activity runs before the
 // server has accepted its workflow task and could publish state that never happened.
 import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
+import type { RefundWorkflowInput } from './contracts/refund';
 import { eventIdFromUuid, eventTypeFor, type EventSubject, type PendingEvent } from '../src/domain/events';
 import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 
@@ -30,6 +31,7 @@ export class Projection<T extends { version: number }> {
   private isOpen: boolean;
   private outbox: PendingEvent[] = [];
   private cardsToShred: string[] = [];
+  private refundWorkflows: RefundWorkflowInput[] = [];
   /** Handlers waiting for the read model to show their change (a refund's answer, say). */
   private waiters = 0;
   private stopping = false;
@@ -71,6 +73,14 @@ export class Projection<T extends { version: number }> {
     this.cardsToShred.push(token);
   }
 
+  /**
+   * The refund's RefundWorkflow is started with the next change record: by an activity, once the
+   * state that took the refund is in history, so the Payment's workflow gets no task for the start.
+   */
+  startRefundWorkflow(input: RefundWorkflowInput): void {
+    this.refundWorkflows.push(input);
+  }
+
   /** Resolves once the read model shows at least the current version (read-your-writes for the API). */
   async projected(): Promise<void> {
     const target = this.current.version;
@@ -103,7 +113,7 @@ export class Projection<T extends { version: number }> {
   }
 
   private due(): boolean {
-    return this.isOpen && (this.projectionDue() || this.outbox.length > 0 || this.cardsToShred.length > 0);
+    return this.isOpen && (this.projectionDue() || this.outbox.length > 0 || this.cardsToShred.length > 0 || this.refundWorkflows.length > 0);
   }
 
   /** The one place that writes the read model, always the latest version. */
@@ -119,7 +129,9 @@ export class Projection<T extends { version: number }> {
       if (!eventsWait) this.outbox = [];
       const shredCardTokens = this.cardsToShred;
       this.cardsToShred = [];
-      await recordChange({ object: projectionDue ? this.options.record(snapshot) : null, events, shredCardTokens });
+      const refundWorkflows = this.refundWorkflows;
+      this.refundWorkflows = [];
+      await recordChange({ object: projectionDue ? this.options.record(snapshot) : null, events, shredCardTokens, refundWorkflows });
       this.projectedVersion = Math.max(this.projectedVersion, snapshot.version);
     }
   }

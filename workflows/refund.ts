@@ -1,5 +1,6 @@
-// RefundWorkflow: one per Refund (workflow id = refund id), started by its PaymentWorkflow, which
-// keeps the refundable balance and has submitted the refund already (workflows/payment/refund-window.ts).
+// RefundWorkflow: one per Refund (workflow id = refund id), started by the projector of its
+// PaymentWorkflow, which keeps the refundable balance and has submitted the refund already
+// (workflows/payment/refund-window.ts).
 // It starts from the provider's answer to that submission: resubmits under the same provider key
 // while the provider has not answered, follows the refund to a terminal status, and reports every
 // later step back to the Payment through the payment contract's `refundProgress` signal.

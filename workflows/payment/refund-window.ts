@@ -1,23 +1,19 @@
 // Phase 4, refund window: a SUCCEEDED Payment owns its refundable balance until the window closes
 // and no refund is in flight. The `refund` update reserves the amount before its first await, so
 // concurrent refunds see it as taken; it submits the refund to the provider as a local activity in
-// its own workflow task, records the answer, starts the refund's RefundWorkflow (which owns settlement
-// and polling) with that answer and returns it: the API answers from this one workflow task. The
-// RefundWorkflow reports later moves through `refundProgress`, and a failed refund gives its amount
-// back. History stays bounded through continue-as-new.
-import {
-  ApplicationFailure, ParentClosePolicy, condition, continueAsNew, setHandler, startChild, workflowInfo,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+// its own workflow task, records the answer, has the projector start the refund's RefundWorkflow
+// (which owns settlement and polling) with that answer, and returns it: the API answers from this one
+// workflow task. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
+// gives its amount back. History stays bounded through continue-as-new.
+import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
 import type { RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
 import type { RefundResult } from '../../src/provider/types';
-import { searchAttributesFor } from '../contracts/search-attributes';
 import {
   refundProgressSignal, refundUpdate, type PaymentWorkflowFn, type RefundCommand, type RefundOutcome,
 } from '../contracts/payment';
-import { refundWorkflow, type RefundProgress, type RefundWorkflowFn } from '../contracts/refund';
+import type { RefundProgress } from '../contracts/refund';
 import { nowSeconds } from '../projection';
 import { orUnanswered } from '../unanswered';
 import { local } from './activities';
@@ -39,17 +35,16 @@ export function handleRefunds(state: PaymentState): void {
 
 export async function refundWindow(state: PaymentState): Promise<void> {
   const windowEndsMs = ((state.payment.status_transitions.succeeded_at ?? nowSeconds()) + state.settings.refundWindowSeconds) * 1000;
-  // A RefundWorkflow whose start is still on its way keeps the run open: its start command is in
-  // history, and the child must exist before this run may end.
-  const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND) && state.startingChildren === 0;
+  const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND);
   const rollOver = () => workflowInfo().continueAsNewSuggested || state.refundsThisRun >= state.settings.refundsPerRun;
   for (;;) {
     await condition(() => closed() || rollOver(), Math.max(windowEndsMs - Date.now(), 1000));
     if (closed()) return;
     if (rollOver()) {
       // No refund handler may be mid-way (allHandlersFinished, through quiet), or its update would
-      // be lost with this run; refunds that arrive meanwhile go on being taken here.
-      await condition(() => state.quiet() && state.startingChildren === 0);
+      // be lost with this run, and every RefundWorkflow start must be recorded (the projection idle);
+      // refunds that arrive meanwhile go on being taken here.
+      await condition(() => state.quiet());
       await continueAsNew<PaymentWorkflowFn>(state.continued());
     }
   }
@@ -126,41 +121,18 @@ function submissionProgress(refundId: string, submission: RefundResult): RefundP
   }
 }
 
-/**
- * Starts the refund's own workflow without waiting for the start: the command goes to the server
- * with the update's answer, in the same workflow task completion, so an answered refund always has
- * its RefundWorkflow. A start that already happened (same id) is the same workflow.
- */
+/** The refund's own workflow, started with the Payment's next change record (workflows/projection.ts). */
 function startRefundWorkflow(state: PaymentState, refund: RefundView, submission: RefundResult): void {
   const { payment, settings } = state;
-  const summary = `refund of ${refund.amount} ${refund.currency} on ${payment.id}`;
-  state.startingChildren += 1;
-  void startChild<RefundWorkflowFn>(refundWorkflow.name, {
-    workflowId: refund.id,
-    args: [{
-      refund,
-      submission,
-      livemode: payment.livemode,
-      merchantId: payment.merchant_id,
-      paymentWorkflowId: payment.id,
-      authorizationId: state.providerId ?? '',
-      pollIntervalSeconds: settings.pollIntervalSeconds,
-      maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
-    }],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-    typedSearchAttributes: searchAttributesFor({
-      objectType: 'refund', merchantId: payment.merchant_id, livemode: payment.livemode, amount: refund.amount, currency: refund.currency, status: refund.status,
-    }),
-    memo: { summary },
-    staticSummary: summary,
-  }).then(
-    () => undefined,
-    (error: unknown) => {
-      // Anything else fails the workflow task, so the start is retried rather than dropped.
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    },
-  ).finally(() => {
-    state.startingChildren -= 1;
+  state.projection.startRefundWorkflow({
+    refund,
+    submission,
+    livemode: payment.livemode,
+    merchantId: payment.merchant_id,
+    paymentWorkflowId: payment.id,
+    authorizationId: state.providerId ?? '',
+    pollIntervalSeconds: settings.pollIntervalSeconds,
+    maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
   });
 }
 

@@ -22,8 +22,6 @@ export class PaymentState {
   settleAt: number | null;
   /** An attempt got no answer and the provider may have acted: it may hold an authorization under the Payment's key. */
   providerMayHoldAuthorization = false;
-  /** RefundWorkflows whose start command is out and not yet confirmed: the run may not end or continue. */
-  startingChildren = 0;
   /** Refunds this run took: the run continues as new after `settings.refundsPerRun`. */
   refundsThisRun = 0;
   /** A handler or phase holds the Payment (`exclusive`). */
@@ -125,7 +123,7 @@ export class PaymentState {
     }
   }
 
-  /** Nothing in flight: no handler, nothing waiting to be projected, published or shredded. */
+  /** Nothing in flight: no handler, nothing waiting to be projected, published, shredded or started. */
   quiet(): boolean {
     return !this.busy && this.projection.idle() && allHandlersFinished();
   }
