@@ -28,6 +28,8 @@ export interface ProjectionOptions<T> {
 export class Projection<T extends { version: number }> {
   private current: T;
   private projectedVersion: number;
+  /** The state the read model was last written with (null before the first write). */
+  private lastProjected: T | null;
   private isOpen: boolean;
   private outbox: PendingEvent[] = [];
   private cardsToShred: string[] = [];
@@ -40,6 +42,7 @@ export class Projection<T extends { version: number }> {
   constructor(initial: T, private readonly options: ProjectionOptions<T>) {
     this.current = initial;
     this.projectedVersion = options.projected ? initial.version : -1;
+    this.lastProjected = options.projected ? initial : null;
     this.isOpen = options.open;
     this.projector = this.project();
   }
@@ -92,6 +95,11 @@ export class Projection<T extends { version: number }> {
     }
   }
 
+  /** The state the projector last wrote: what the read model shows at least (null: nothing yet). */
+  projectedState(): T | null {
+    return this.lastProjected;
+  }
+
   /** Nothing is waiting to be written: a run may continue as new. */
   idle(): boolean {
     return !this.due();
@@ -132,6 +140,7 @@ export class Projection<T extends { version: number }> {
       const refundWorkflows = this.refundWorkflows;
       this.refundWorkflows = [];
       await recordChange({ object: projectionDue ? this.options.record(snapshot) : null, events, shredCardTokens, refundWorkflows });
+      if (projectionDue && snapshot.version > this.projectedVersion) this.lastProjected = snapshot;
       this.projectedVersion = Math.max(this.projectedVersion, snapshot.version);
     }
   }

@@ -23,19 +23,15 @@ export class RefundService {
   constructor(private readonly deps: Deps) {}
 
   /** Creates (or, on a same-key retry, continues) the Refund bound to `refundId`. */
+  /** Once this resolves the read model shows the refund as answered (Shape B then reads the Payment). */
   async create(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<RefundView> {
-    return (await this.createWithPayment(auth, request, refundId, retry)).refund;
-  }
-
-  /** The Refund and the Payment as the read model shows it right after (Shape B answers with the Payment). */
-  async createWithPayment(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<{ refund: RefundView; payment: PaymentView }> {
     assertProvisioned(auth, this.deps.config);
     const payment = await findPayment(this.deps.dataSource, scopeOf(auth), request.paymentId);
     if (!payment) throw paymentNotFound(request.paymentId);
     if (retry) {
       // An earlier attempt may have been accepted before it could save its answer.
       const existing = settledRefund(payment, refundId);
-      if (existing) return { refund: existing, payment };
+      if (existing) return existing;
     }
     // FAILED and EXPIRED Payments have ended their workflow; the read model answers for them.
     if (payment.status !== 'SUCCEEDED') throw notRefundable(payment);
@@ -51,16 +47,17 @@ export class RefundService {
         // The refund window has closed, possibly just after this refund was accepted.
         const latest = await findPayment(this.deps.dataSource, scopeOf(auth), payment.id);
         const accepted = latest && settledRefund(latest, refundId);
-        if (accepted) return { refund: accepted, payment: latest };
+        if (accepted) return accepted;
         throw notRefundable(payment);
       }
       throw withParam(error, payment, request.amount);
     }
     // Read-your-writes without waiting for the workflow's projector, as a create does: the update's
     // answer is persisted workflow state, and the versioned upsert lets the projector's own write of
-    // this or a later version land in any order.
+    // this or a later version land in any order. The answer's Payment holds only this refund, and
+    // the projection writes only the refunds it is given that moved.
     await recordPaymentProjection(this.deps.dataSource, outcome.payment);
-    return outcome;
+    return outcome.refund;
   }
 }
 

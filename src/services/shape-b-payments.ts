@@ -80,7 +80,7 @@ export class ShapeBPaymentService {
       }
     }
     try {
-      const { payment: after } = await this.refunds.createWithPayment(auth, {
+      await this.refunds.create(auth, {
         paymentId,
         amount: earlier?.amount ?? payment.amount_refundable,
         reason: SHAPE_B_REFUND_REASON,
@@ -88,10 +88,11 @@ export class ShapeBPaymentService {
         // The read above may miss a refund another request has just reserved: the workflow takes the rest.
         remaining: true,
       }, refundId, retry);
-      return after;
     } catch (error) {
       throw shapeBRefundError(error, paymentId);
     }
+    // The read model shows the refund by now (the service projected its answer).
+    return (await findPayment(this.deps.dataSource, scopeOf(auth), paymentId)) ?? payment;
   }
 }
 

@@ -74,6 +74,11 @@ export const providerEventUpdate = defineUpdate<PaymentView, []>('providerEvent'
  */
 export interface RefundOutcome {
   refund: RefundView;
+  /**
+   * The Payment as this answer leaves it, with only the refunds its read model may not show yet in
+   * `refunds` (this one among them): every answer goes into history, and a Payment refunded
+   * hundreds of times would otherwise repeat all of them.
+   */
   payment: PaymentView;
 }
 

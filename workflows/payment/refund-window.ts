@@ -92,7 +92,21 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
   }
   // A retry of a refund whose submission is still with the provider waits for its answer.
   await condition(() => refundById(state, id)!.status !== 'PENDING');
-  return { refund: refundById(state, id)!, payment: state.payment };
+  return { refund: refundById(state, id)!, payment: { ...state.payment, refunds: unprojectedRefunds(state) } };
+}
+
+/**
+ * The refunds the read model may not yet show as they are, in the Payment's order: the answer
+ * carries these rather than every refund, which a Payment refunded hundreds of times would repeat
+ * in each answer's history. Every refund before one of them is in the read model already, so the
+ * API's projection adds new rows in the Payment's order (the order `refunds` is read back in).
+ */
+function unprojectedRefunds(state: PaymentState): RefundView[] {
+  const projected = state.projection.projectedState()?.refunds ?? [];
+  return state.payment.refunds.filter((refund, i) => {
+    const shown = projected[i];
+    return !shown || shown.id !== refund.id || shown.status !== refund.status || shown.updated_at !== refund.updated_at;
+  });
 }
 
 /**
