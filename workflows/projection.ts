@@ -23,6 +23,11 @@ export interface ProjectionOptions<T> {
   open: boolean;
   /** The initial state is in the read model already (a run continued as new). */
   projected: boolean;
+  /**
+   * While true the projector waits: a state about to be superseded (a refund reserved, its
+   * submission with the provider) is not worth a write of its own.
+   */
+  held?: () => boolean;
 }
 
 export class Projection<T extends { version: number }> {
@@ -102,7 +107,7 @@ export class Projection<T extends { version: number }> {
 
   /** Nothing is waiting to be written: a run may continue as new. */
   idle(): boolean {
-    return !this.due();
+    return !this.pending();
   }
 
   /**
@@ -121,6 +126,10 @@ export class Projection<T extends { version: number }> {
   }
 
   private due(): boolean {
+    return this.pending() && !(this.options.held?.() ?? false);
+  }
+
+  private pending(): boolean {
     return this.isOpen && (this.projectionDue() || this.outbox.length > 0 || this.cardsToShred.length > 0 || this.refundWorkflows.length > 0);
   }
 

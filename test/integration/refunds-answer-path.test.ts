@@ -1,6 +1,6 @@
-// The refund's answer path (docs/architecture.md, "Refunds"): the Payment's `refund` update
-// submits the refund itself, as a local activity in the workflow task that answers the update, and
-// starts the RefundWorkflow with the provider's answer; the API projects the answer before replying.
+// The refund's answer path (docs/architecture.md, "Request path of a refund"): the Payment's
+// `refund` update submits the refund itself once it is accepted, answers with the provider's answer,
+// and has the projector start the RefundWorkflow with it; the API projects the answer before replying.
 // Also: a hot Payment continuing as new while refunds keep arriving loses and duplicates nothing.
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
@@ -40,7 +40,7 @@ async function historyEvents(workflowId: string, runId?: string) {
 const terminal = (status: string) => status === 'SUCCEEDED' || status === 'FAILED';
 
 describe('the answer path', () => {
-  it('a refund answers with what GET /v1/payments/{id} shows right after, its submission a local activity of the Payment', async () => {
+  it('a refund answers with what GET /v1/payments/{id} shows right after, submitted by the Payment once accepted', async () => {
     const payment = await succeededPayment(api, 1000);
     const res = await refund(api, { payment_id: payment.id, amount: 400, reason: 'answer path' });
     expect(res.status).toBe(201);
@@ -51,11 +51,13 @@ describe('the answer path', () => {
     expect(right.refunds).toEqual([res.json]);
     expect(right.amount_refundable).toBe(600);
 
-    // The submission ran inside the Payment's workflow task (a local activity's marker), not as an
-    // activity of the RefundWorkflow, which only follows the refund to its end.
+    // The Payment submitted it after the update's acceptance was in history; the RefundWorkflow only
+    // follows the refund to its end.
     const paymentHistory = await historyEvents(payment.id);
-    const markers = paymentHistory.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-    expect(markers.length).toBeGreaterThanOrEqual(2); // the authorization and the refund's submission
+    const accepted = paymentHistory.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'refund');
+    const submitted = paymentHistory.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund');
+    expect(accepted).toBeGreaterThan(0);
+    expect(submitted).toBeGreaterThan(accepted);
     await eventually(() => getPayment(api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
     const refundHistory = await historyEvents(res.json.id);
     const activities = refundHistory.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));

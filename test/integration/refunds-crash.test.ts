@@ -1,10 +1,10 @@
-// A worker killed while a refund is with the acquirer: the Payment's workflow task that submits it
-// (a local activity) is lost with the worker, the update runs again on the next task and resubmits
-// under the same provider key (derived from the refund id), so exactly one refund exists at the
-// provider, the merchant gets one answer and the Refund still ends SUCCEEDED. Runs on its own task
-// queue with its own worker process.
+// A worker killed while a refund is with the acquirer: the Payment's submitRefund activity is
+// retried with the same provider key (derived from the refund id), so exactly one refund exists at
+// the provider, the merchant gets one answer and the Refund still ends SUCCEEDED. Runs on its own
+// task queue with its own worker process.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { temporal } from '@temporalio/proto';
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
@@ -68,6 +68,13 @@ async function boundRefundId(idempotencyKey: string): Promise<string> {
   return rows[0]!.object_id;
 }
 
+/** True once a worker has picked up the Payment's submitRefund activity. */
+async function submissionStarted(paymentId: string): Promise<boolean> {
+  const { raw } = await api.deps.temporal.workflow.getHandle(paymentId).describe();
+  return (raw.pendingActivities ?? []).some((activity) => activity.activityType?.name === 'submitRefund'
+    && activity.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED);
+}
+
 it('a worker killed mid-refund yields exactly one provider refund, and the Refund ends SUCCEEDED', async () => {
   const created = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
   expect(created.status).toBe(201);
@@ -80,14 +87,13 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
   const body = { payment_id: paymentId, amount: 1000, reason: 'crash test' };
   const answer = call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });
   const refundId = await boundRefundId(idempotencyKey);
-  // The API has sent the update; the worker's local submission is then held by the acquirer's delay.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await eventually(() => submissionStarted(paymentId), (started) => started, 30_000, 100);
 
   await killHard(workers[0]!);
   await clearSandboxFaults();
   await startWorker('worker-refunds-crash-2');
 
-  // The lost workflow task times out; the next one runs the update again, with the same provider key.
+  // The activity is retried once its start-to-close timeout has passed, with the same provider key.
   const res = await answer;
   expect(res.status).toBe(201);
   expect(res.json.id).toBe(refundId);
@@ -99,10 +105,14 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
   expect(after.amount_refunded).toBe(1000);
   expect(after.amount_refundable).toBe(0);
 
-  // The submission really was cut short: a workflow task of the Payment was lost, and the update
-  // was accepted and answered once.
+  // The submission really was cut short: the one recorded in history is a retry; the update was
+  // accepted and answered once.
   const history = (await api.deps.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
-  expect(history.some((event) => event.workflowTaskTimedOutEventAttributes || event.workflowTaskFailedEventAttributes)).toBe(true);
+  const submissions = history.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund');
+  expect(submissions).toHaveLength(1);
+  const started = history.find((event) => event.activityTaskStartedEventAttributes
+    && event.activityTaskStartedEventAttributes.scheduledEventId?.toString() === submissions[0]!.eventId?.toString());
+  expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThan(1);
   expect(history.filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'refund')).toHaveLength(1);
   expect(history.filter((event) => event.workflowExecutionUpdateCompletedEventAttributes)).toHaveLength(2); // the create and the refund
 

@@ -12,11 +12,11 @@ const SYNC_OPTIONS = {
 /** Calls an update's answer waits on: a few quick attempts. */
 export const sync = proxyActivities<PaymentActivities & ProjectionActivities>(SYNC_OPTIONS);
 /**
- * The authorization and a refund's submission run as local activities: inside the workflow task
- * that answers the update, so a create or a refund costs one workflow task instead of two and an
- * activity task. If that task is lost, the call runs again with the same provider idempotency key
- * and gets the same answer; that is why the authorization leaves the card in the vault until the
- * answer is in history.
+ * The authorization runs as a local activity: inside the workflow task that answers the update, so
+ * a create costs one workflow task instead of two and an activity task. If that task is lost, the
+ * authorization runs again with the same provider idempotency key and gets the same answer; that is
+ * why the activity leaves the card in the vault until the answer is in history. (A refund's
+ * submission is not local: workflows/payment/refund-window.ts says why.)
  */
 export const local = proxyLocalActivities<PaymentActivities>(SYNC_OPTIONS);
 /** Work nobody waits on: retried until it succeeds. */

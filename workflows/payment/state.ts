@@ -22,6 +22,8 @@ export class PaymentState {
   settleAt: number | null;
   /** An attempt got no answer and the provider may have acted: it may hold an authorization under the Payment's key. */
   providerMayHoldAuthorization = false;
+  /** Refund submissions with the provider: the projector waits for their answers (no PENDING refund is ever shown). */
+  submitting = 0;
   /** Refunds this run took: the run continues as new after `settings.refundsPerRun`. */
   refundsThisRun = 0;
   /** A handler or phase holds the Payment (`exclusive`). */
@@ -36,6 +38,7 @@ export class PaymentState {
       owner: { merchantId: input.payment.merchant_id, livemode: input.payment.livemode },
       open: this.created,
       projected: this.created,
+      held: () => this.submitting > 0,
     });
   }
 
