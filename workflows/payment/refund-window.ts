@@ -86,6 +86,7 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
     // Reserved before the first await: concurrent refunds see this amount as taken.
     state.change({ refunds: [...payment.refunds, reserved] });
     state.refundsThisRun += 1;
+    if (state.submitting === 0) state.submittingSince = Date.now();
     state.submitting += 1;
     try {
       const submission = await submit(state, reserved);

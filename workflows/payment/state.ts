@@ -9,6 +9,9 @@ import { ObjectStatusKey } from '../contracts/search-attributes';
 import type { PaymentSettings, PaymentWorkflowInput } from '../contracts/payment';
 import { nowSeconds, Projection } from '../projection';
 
+/** How long the projector waits at most for refund submissions' answers. */
+const HOLD_PROJECTION_MS = 250;
+
 /** Statuses that complete a Payment for its Shape B `callback_url`. */
 const COMPLETED: readonly PaymentView['status'][] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
 
@@ -22,8 +25,9 @@ export class PaymentState {
   settleAt: number | null;
   /** An attempt got no answer and the provider may have acted: it may hold an authorization under the Payment's key. */
   providerMayHoldAuthorization = false;
-  /** Refund submissions with the provider: the projector waits for their answers (no PENDING refund is ever shown). */
+  /** Refund submissions with the provider, and since when one has been out (ms, workflow time). */
   submitting = 0;
+  submittingSince = 0;
   /** Refunds this run took: the run continues as new after `settings.refundsPerRun`. */
   refundsThisRun = 0;
   /** A handler or phase holds the Payment (`exclusive`). */
@@ -38,7 +42,9 @@ export class PaymentState {
       owner: { merchantId: input.payment.merchant_id, livemode: input.payment.livemode },
       open: this.created,
       projected: this.created,
-      held: () => this.submitting > 0,
+      // The projector waits for a submission's answer rather than write the PENDING refund it
+      // replaces, but not for long: on a hot Payment submissions may overlap without a gap.
+      held: () => this.submitting > 0 && Date.now() - this.submittingSince < HOLD_PROJECTION_MS,
     });
   }
 
