@@ -1,9 +1,10 @@
 // Phase 4, refund window: a SUCCEEDED Payment owns its refundable balance until the window closes
 // and no refund is in flight. The `refund` update reserves the amount before its first await, so
 // concurrent refunds see it as taken; it submits the refund to the provider once that is in history,
-// records the answer, has the projector start the refund's RefundWorkflow (which owns settlement and
-// polling) with that answer, and returns it: the API answers from the workflow task that records the
-// provider's answer, without waiting for the projector. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
+// records the answer (recordProgress, as for every later report), has the projector start the
+// refund's RefundWorkflow (which owns settlement and polling) with that answer, and returns it: the
+// API answers from the workflow task that records the provider's answer, without waiting for the
+// projector. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
 // gives its amount back. History stays bounded through continue-as-new.
 import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
