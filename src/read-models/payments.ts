@@ -159,7 +159,7 @@ export async function recordPaymentProjection(dataSource: DataSource, view: Paym
     await upsertVersioned(manager, Payment, paymentToRow(view), options);
     // Only the refunds whose state moved: a Payment refunded many times would otherwise rewrite
     // every earlier refund on each change (a statement each; quadratic on a hot Payment).
-    const stored = await storedRefundStates(manager, view.id);
+    const stored = await storedRefundStates(manager, view.id, view.refunds.map((r) => r.id));
     for (const refund of view.refunds) {
       if (!refundStateChanged(stored.get(refund.id), refund)) continue;
       await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
@@ -179,10 +179,11 @@ export function refundStateChanged(stored: RefundState | undefined, refund: Refu
     && same(stored.updated_at, refund.updated_at) && same(stored.completed_at, refund.completed_at));
 }
 
-async function storedRefundStates(manager: EntityManager, paymentId: string): Promise<Map<string, RefundState>> {
+/** Only the refunds given: a refund's answer carries one or a few of a Payment's hundreds. */
+async function storedRefundStates(manager: EntityManager, paymentId: string, ids: string[]): Promise<Map<string, RefundState>> {
   const rows: Array<RefundState & { id: string }> = await manager.getRepository(Refund).createQueryBuilder('r')
     .select(['r.id AS id', 'r.status AS status', 'r.failure_code AS failure_code', 'r.failure_message AS failure_message', 'r.updated_at AS updated_at', 'r.completed_at AS completed_at'])
-    .where('r.payment_id = :paymentId', { paymentId })
+    .where('r.payment_id = :paymentId AND r.id IN (:...ids)', { paymentId, ids })
     .getRawMany();
   return new Map(rows.map((row) => [row.id, row]));
 }
