@@ -18,6 +18,7 @@ import { registerShapeBRefundRoute } from './routes/payments-shape-b';
 import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
 import { registerRefundRoutes } from './routes/refunds';
+import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -34,6 +35,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerRefundRoutes(router, deps);
   registerShapeBRefundRoute(router, deps);
   registerPayoutRoutes(router, deps);
+  registerWebhookEndpointRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);
