@@ -84,6 +84,11 @@ export async function endpointScenarios(ctx: Context): Promise<StepResult[]> {
   const plan = PLANS[ctx.plan.mode];
   const results: StepResult[] = [];
   const answered = new Map<string, number>();
+  // Warm-up (closed loop, as in the other scenarios), so the first measured step is not the one
+  // that compiles the path.
+  if (ctx.plan.warmupSeconds > 0) {
+    await runLoad({ ...createSpec(ctx, '4242424242424242', new Map()), name: 'warm-up', rate: null, durationSeconds: ctx.plan.warmupSeconds, connections: 4 });
+  }
 
   for (let i = 1; i <= plan.repetitions; i += 1) {
     const order = i % 2 === 1 ? [1, 3] : [3, 1];
