@@ -57,6 +57,14 @@ async function snapshot(dataSource: DataSource): Promise<Record<string, unknown[
   return result;
 }
 
+/** The rows with the previous schema's columns only: later migrations add columns, which the rows get empty. */
+function previousColumns(after: Record<string, unknown[]>, before: Record<string, unknown[]>): Record<string, unknown[]> {
+  return Object.fromEntries(Object.entries(after).map(([table, rows]) => {
+    const columns = Object.keys((before[table]?.[0] ?? {}) as Record<string, unknown>);
+    return [table, rows.map((row) => Object.fromEntries(columns.map((column) => [column, (row as Record<string, unknown>)[column]])))];
+  }));
+}
+
 /** The columns of an index, in order. */
 async function indexColumns(dataSource: DataSource, name: string): Promise<string[]> {
   if (dataSource.options.type === 'better-sqlite3') {
@@ -90,7 +98,7 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
   });
 
   it('keeps every row as it was', async () => {
-    expect(await snapshot(dataSource)).toEqual(before);
+    expect(previousColumns(await snapshot(dataSource), before)).toEqual(before);
   });
 
   it('then compares keys, ids and tokens byte for byte', async () => {
@@ -128,6 +136,6 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
       expect(row!.c).toBe('utf8mb4_unicode_ci');
     }
     expect((await dataSource.runMigrations({ transaction: 'each' })).length).toBe(NEW_MIGRATIONS);
-    expect(await snapshot(dataSource)).toEqual(before);
+    expect(previousColumns(await snapshot(dataSource), before)).toEqual(before);
   });
 });
