@@ -47,6 +47,11 @@ export interface Config {
   sandboxSettleMs: number;
   /** How long a synchronous create waits on its workflow before answering 503. */
   workflowUpdateTimeoutMs: number;
+  /**
+   * How long a Payout submission waits for the provider's first answer before the API answers
+   * `201 PENDING`; the submission goes on in the background under the same provider key.
+   */
+  payoutAnswerWithinMs: number;
   idempotencyRetentionSeconds: number;
   shapeBIdempotencyTtlSeconds: number;
   idempotencyLeaseMs: number;
@@ -144,6 +149,8 @@ export function loadConfig(): Config {
     paymentActionTtlSeconds: int('PAYMENT_ACTION_TTL_SECONDS', 900),
     sandboxSettleMs: int('SANDBOX_SETTLE_MS', 1000),
     workflowUpdateTimeoutMs: int('WORKFLOW_UPDATE_TIMEOUT_MS', 25000),
+    // It runs inside one workflow task (a local activity), so it stays well under the task's 10 s time-out.
+    payoutAnswerWithinMs: boundedInt('PAYOUT_ANSWER_WITHIN_MS', 1200, 100, 5000),
     idempotencyRetentionSeconds: int('IDEMPOTENCY_RETENTION_SECONDS', 30 * 24 * 3600),
     shapeBIdempotencyTtlSeconds: int('SHAPE_B_IDEMPOTENCY_TTL_SECONDS', 24 * 3600),
     idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),

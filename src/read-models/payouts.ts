@@ -1,4 +1,5 @@
-// The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
+// The Payout read model: written by PayoutWorkflow's projection activity and by the API with the
+// submission's answer, read by GET and list.
 import { LessThan, type DataSource, type Repository } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
@@ -12,6 +13,7 @@ import { planPayoutList, type PayoutFilters, type PayoutListCounts } from './pay
 import { findPage, lookUpCount } from './payout-list-queries';
 import { pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound, type SeqPage } from './seq-pages';
 import { indexNewPayout, regroupPayout } from './payout-search-index';
+import { retryingDeadlocks } from './versioned-upsert';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
   return {
@@ -76,7 +78,8 @@ export function rowToPayout(row: PayoutRow): PayoutView {
 export async function recordPayoutProjection(dataSource: DataSource, view: PayoutView): Promise<void> {
   const row = payoutToRow(view);
   const group = { status: row.status, currency: row.currency, brand: row.destination_brand };
-  await dataSource.transaction(async (manager) => {
+  // The API (the submission's answer) and the projector write a new payout at the same moment.
+  await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
     const repo = manager.getRepository(Payout);
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const read = repo.createQueryBuilder('p').select(['p.seq', 'p.version', 'p.status', 'p.currency', 'p.destination_brand']).where('p.id = :id', { id: row.id });
@@ -98,7 +101,7 @@ export async function recordPayoutProjection(dataSource: DataSource, view: Payou
         if (!isDuplicateKeyError(error)) throw error; // a concurrent first write won: read it and update
       }
     }
-  });
+  }));
 }
 
 export async function findPayout(dataSource: DataSource, scope: Scope, id: string): Promise<PayoutView | null> {
