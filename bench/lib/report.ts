@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Explained } from './explain';
 import type { Machine } from './machine';
 import { CODEC_SCENARIO, type StepResult } from '../scenarios';
+import { payoutTargets } from '../scenarios-payouts';
 
 export interface RunRecord {
   label: string;
@@ -172,6 +173,7 @@ export function checkTargets(steps: StepResult[]): TargetCheck[] {
   for (const p of steps.filter((s) => s.scenario.startsWith('GET /v1/payouts') && s.targetRate !== null)) {
     checks.push({ target: `payouts p99 < 50 ms: ${p.scenario.replace('GET /v1/payouts ', '')}`, measured: `${ms(p.p99)} ms`, met: p.p99 < 50 });
   }
+  checks.push(...payoutTargets(steps));
   for (const s of steps.filter((x) => x.webhookLag && x.targetRate !== null)) {
     checks.push({ target: `webhook lag p99 < 1 s (${s.scenario}, ${s.name})`, measured: `${ms(s.webhookLag!.p99)} ms (${s.webhookLag!.delivered}/${s.webhookLag!.expected} delivered)`, met: s.webhookLag!.p99 < 1000 && s.webhookLag!.delivered === s.webhookLag!.expected });
   }
