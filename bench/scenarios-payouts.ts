@@ -11,22 +11,19 @@ import { withDb } from './lib/seed';
 import { roundRobin, steps, type Context, type StepPlan, type StepResult } from './scenarios';
 
 interface PayoutPlans {
-  submit: StepPlan;
   hanging: StepPlan;
   list: StepPlan;
 }
 
 const none = { saturationConnections: null, saturationSeconds: 0 };
 
-/** Rates per mode; submissions at 10/s compare with the frictionless create at 10/s of the same run. */
+/** Rates per mode of the steps that do not follow the create's plan. */
 export const PAYOUT_PLANS: Record<'short' | 'full', PayoutPlans> = {
   short: {
-    submit: { rates: [10], durationSeconds: 3, ...none },
     hanging: { rates: [5], durationSeconds: 3, ...none },
     list: { rates: [50], durationSeconds: 3, ...none },
   },
   full: {
-    submit: { rates: [10], durationSeconds: 20, saturationConnections: 32, saturationSeconds: 20 },
     hanging: { rates: [10], durationSeconds: 20, ...none },
     list: { rates: [100], durationSeconds: 15, ...none },
   },
@@ -56,9 +53,14 @@ function payoutSpec(ctx: Context, card: string): Omit<LoadSpec, 'name' | 'rate' 
   };
 }
 
-/** Submissions the provider answers at once: the payout path a merchant waits on. */
+/**
+ * Submissions the provider answers at once: the payout path a merchant waits on. At 10/s and, when
+ * the plan's creates have one, at saturation, with the create's step lengths (so the two compare
+ * one to one, and --create-seconds and --saturate apply to both).
+ */
 export function submitPayouts(ctx: Context): Promise<StepResult[]> {
-  return steps(ctx, PAYOUT_SUBMIT_SCENARIO, PAYOUT_PLANS[ctx.plan.mode].submit, 0.3, payoutSpec(ctx, '4242424242424242'));
+  const { durationSeconds, saturationConnections, saturationSeconds } = ctx.plan.create;
+  return steps(ctx, PAYOUT_SUBMIT_SCENARIO, { rates: [10], durationSeconds, saturationConnections, saturationSeconds }, 0.3, payoutSpec(ctx, '4242424242424242'));
 }
 
 /**

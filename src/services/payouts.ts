@@ -121,7 +121,7 @@ export class PayoutService {
     // Read-your-writes without waiting for the workflow's projector: the update's answer is
     // persisted workflow state, and the versioned write lets the projector's own write of this or
     // a later version land in any order.
-    await recordPayoutProjection(dataSource, answer);
+    await recordPayoutProjection(dataSource, answer, { likelyNew: true });
     return answer;
   }
 }
