@@ -418,6 +418,13 @@ export const Event = new EntitySchema<EventRow>({
     relay_lease_until_ms: bigint(true),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],
+  indices: [
+    { name: 'idx_events_merchant', columns: ['merchant_id', 'seq'] },
+    { name: 'idx_events_scope', columns: ['merchant_id', 'livemode', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_type', columns: ['merchant_id', 'livemode', 'type', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_object', columns: ['merchant_id', 'livemode', 'object_id', 'seq'] },
+    { name: 'idx_events_created', columns: ['created_at'] },
+  ],
 });
 
 export interface WebhookAttemptRow {
