@@ -25,6 +25,9 @@ export const ID_PREFIXES = {
   cardToken: 'tok_',
   attempt: 'att_',
   hostedToken: 'hpp_',
+  webhookEndpoint: 'we_',
+  webhookDelivery: 'wdl_',
+  webhookSecret: 'whs_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -38,8 +41,10 @@ const ID_PATTERNS: Partial<Record<IdKind, RegExp>> = {
   refund: /^ref_[A-Za-z0-9]{24}$/,
   payout: /^po_[A-Za-z0-9]{24}$/,
   merchant: /^mer_[A-Za-z0-9]{24}$/,
+  webhookEndpoint: /^we_[A-Za-z0-9]{24}$/,
+  event: /^evt_[A-Za-z0-9]{24}$/,
 };
 
-export function isId(kind: 'payment' | 'refund' | 'payout' | 'merchant', value: string): boolean {
+export function isId(kind: 'payment' | 'refund' | 'payout' | 'merchant' | 'webhookEndpoint' | 'event', value: string): boolean {
   return ID_PATTERNS[kind]!.test(value);
 }
