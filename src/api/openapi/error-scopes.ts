@@ -24,10 +24,10 @@ export const ERROR_SCOPES = {
   invalid_api_key: 'authenticated',
   invalid_card: ['createPayout'],
   // A malformed path id; the Shape B refund has one too.
-  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB'],
-  invalid_search_criteria: ['listPayments', 'listPayouts'],
+  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', 'retrieveEvent', 'retryEvent'],
+  invalid_search_criteria: ['listPayments', 'listPayouts', 'listEvents'],
   merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
-  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB'],
+  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', 'retrieveEvent', 'retryEvent'],
   object_state_conflict: ['createPayment', 'createPayout'],
   // Includes a malformed or unknown Service-Version and an over-long Idempotency-Key.
   parameter_invalid: 'authenticated',

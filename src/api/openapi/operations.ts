@@ -7,6 +7,7 @@ export type OperationId =
   | 'createPayment' | 'createHostedPayment' | 'listPayments' | 'retrievePayment'
   | 'createRefund' | 'refundPaymentB'
   | 'createPayout' | 'listPayouts' | 'retrievePayout'
+  | 'listEvents' | 'retrieveEvent' | 'retryEvent'
   | 'getHealth' | 'getMetrics' | 'getOpenApiDocument' | 'getDocsPage';
 
 export type Tag = 'Payments' | 'Refunds' | 'Payouts' | 'Events' | 'Service';
@@ -16,7 +17,8 @@ export const TAGS: Record<Tag, string> = {
   Refunds: 'Refunds of `SUCCEEDED` payments. `POST /v1/refunds` is Shape A; `POST /v1/payments/{id}/refund` is Shape B.',
   Payouts: 'Server-to-server payouts to Visa and Mastercard cards. Shape A only.',
   Events: 'Webhooks: what the service POSTs to the merchant\'s endpoint on every status change, signed per Standard Webhooks. '
-    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast.',
+    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast. '
+    + 'Every event is kept at least 30 days: list them, read one with its deliveries and attempts, and send it again.',
   Service: 'Health, metrics and this reference. No authentication.',
 };
 
@@ -51,11 +53,13 @@ export interface OperationSpec {
    * answers `404 resource_not_found` for it. The router test keeps this flag honest.
    */
   served: boolean;
-  pathParameter?: 'PaymentId' | 'PayoutId';
+  pathParameter?: 'PaymentId' | 'PayoutId' | 'EventId';
   /** Component name of the joi query schema whose keys become query parameters. */
-  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery';
+  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery' | 'ListEventsQuery';
   /** Component schema of the JSON request body per shape. */
   requestBody?: Partial<Record<Shape, string>>;
+  /** The request body may be left out (its fields are all optional). */
+  optionalBody?: boolean;
   requestExamples?: string[];
   responses: SuccessResponse[];
   /** Shape B hosted payments: the completed payment is POSTed to the request's `callback_url`. */
@@ -253,6 +257,56 @@ export const OPERATIONS: readonly OperationSpec[] = [
       json: { A: 'Payout' },
       examples: ['payoutSucceeded'],
     }],
+  },
+  {
+    id: 'listEvents',
+    method: 'get',
+    path: '/v1/events',
+    tag: 'Events',
+    summary: 'List events',
+    description: 'Newest first, stable across pages while new events are raised (`starting_after` / `ending_before` with an event id, '
+      + 'not both). Filters combine: `type` (repeatable; an exact type or a prefix wildcard such as `payment.*`), `object_id`, '
+      + 'the creation time, and `delivery_success`. Events are kept at least 30 days. A bad value is `400 invalid_search_criteria`.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    query: 'ListEventsQuery',
+    responses: [{ status: 200, description: 'One page of events.', json: { A: 'EventList' } }],
+  },
+  {
+    id: 'retrieveEvent',
+    method: 'get',
+    path: '/v1/events/{id}',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'The event as delivered, with one entry in `deliveries` per webhook endpoint it was sent to: its status, every attempt '
+      + '(oldest first) and when the next one is due.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'EventId',
+    responses: [{ status: 200, description: 'The event with its deliveries.', json: { A: 'EventWithDeliveries' } }],
+  },
+  {
+    id: 'retryEvent',
+    method: 'post',
+    path: '/v1/events/{id}/retry',
+    tag: 'Events',
+    summary: 'Send an event again',
+    description: 'One new attempt now to each webhook endpoint the event was sent to (or only to `webhook_endpoint_id`), whatever earlier '
+      + 'attempts did: the same `webhook-id`, a fresh timestamp and signature. The answer comes after the attempts, with the event as '
+      + 'retrieve shows it. An endpoint the event was not sent to is `404 object_not_found`.',
+    authenticated: true,
+    create: true,
+    shapes: ['A'],
+    served: false,
+    pathParameter: 'EventId',
+    requestBody: { A: 'RetryEventRequest' },
+    requestExamples: ['retryEventRequest'],
+    optionalBody: true,
+    responses: [{ status: 200, description: 'The event with its deliveries, the new attempts included.', json: { A: 'EventWithDeliveries' } }],
   },
   {
     id: 'getHealth',

@@ -7,6 +7,7 @@ import parse from 'joi-to-json';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
 import { createPayoutSchema, listPayoutsQuerySchema } from '../schemas/payouts';
 import { createRefundSchema } from '../schemas/refunds';
+import { listEventsQuerySchema, retryEventSchema } from '../schemas/events';
 import { MAX_CHARACTERS_META } from '../schemas/common';
 import { PAYMENT_STATUSES } from '../../domain/payment';
 import { PAYOUT_STATUSES } from '../../domain/payout';
@@ -102,6 +103,10 @@ const REQUEST_BODIES: Record<string, RequestSchemaSource> = {
       merchant_reference: MERCHANT_REFERENCE,
     },
   },
+  RetryEventRequest: {
+    joi: retryEventSchema,
+    notes: { webhook_endpoint_id: 'Only this endpoint (one the event was sent to); without it, every endpoint the event was sent to.' },
+  },
 };
 
 const REQUEST_QUERIES: Record<string, RequestSchemaSource> = {
@@ -131,6 +136,19 @@ const REQUEST_QUERIES: Record<string, RequestSchemaSource> = {
       'created[lt]': CREATED_LT,
       'amount[gte]': 'Amount at least this many minor units.',
       'amount[lte]': 'Amount at most this many minor units.',
+    },
+  },
+  ListEventsQuery: {
+    joi: listEventsQuerySchema,
+    notes: {
+      limit: 'Page size.',
+      starting_after: 'Event id: the page after it (newer-to-older order). Not with `ending_before`.',
+      ending_before: 'Event id: the page before it. Not with `starting_after`.',
+      type: 'Repeatable: an event type, or a prefix wildcard such as `payment.*` (every `payment.` type). An event matches any one.',
+      object_id: 'Only the events of this Payment, Refund or Payout.',
+      'created[gte]': CREATED_GTE,
+      'created[lt]': CREATED_LT,
+      delivery_success: '`true`: every delivery of the event succeeded (an event sent to no endpoint counts); `false`: at least one has not (yet).',
     },
   },
 };
