@@ -57,3 +57,22 @@ export function eventTypesMatching(pattern: string): EventType[] | null {
   }
   return (EVENT_TYPES as readonly string[]).includes(pattern) ? [pattern as EventType] : null;
 }
+
+/** An event as recorded: the exact body its deliveries send. */
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  createdAt: number;
+  livemode: boolean;
+  /** The delivered JSON body. */
+  payload: string;
+}
+
+/** What happened to an event's delivery to one endpoint; times in ms. */
+export interface EventDeliveryView {
+  endpointId: string | null;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAtMs: number | null;
+  attempts: Array<{ attemptedAtMs: number; statusCode: number | null; error: string | null; latencyMs: number }>;
+}

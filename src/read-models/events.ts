@@ -4,7 +4,7 @@
 import { In, LessThan, type DataSource } from 'typeorm';
 import { Event, WebhookAttempt, WebhookDelivery, type EventRow, type WebhookAttemptRow, type WebhookDeliveryRow } from '../db/entities';
 import { isMysql } from '../db/dialect';
-import type { EventType } from '../domain/events';
+import type { EventDeliveryView, EventType, RecordedEvent } from '../domain/events';
 import { pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound, type SeqPage, type SeqPageQuery } from './seq-pages';
 
 export interface Scope {
@@ -24,8 +24,25 @@ export interface EventListQuery extends SeqPageQuery {
 
 /** An event with what happened to each of its deliveries, attempts oldest first. */
 export interface EventDetail {
-  event: EventRow;
-  deliveries: Array<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] }>;
+  event: RecordedEvent;
+  deliveries: EventDeliveryView[];
+}
+
+/** Drivers return BIGINT columns as numbers or strings. */
+const num = (value: number | string): number => Number(value);
+
+export function recordedEvent(row: EventRow): RecordedEvent {
+  return { id: row.id, type: row.type, createdAt: num(row.created_at), livemode: Boolean(row.livemode), payload: row.payload };
+}
+
+function deliveryView(delivery: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): EventDeliveryView {
+  return {
+    endpointId: delivery.endpoint_id,
+    url: delivery.url,
+    status: delivery.status,
+    nextAttemptAtMs: delivery.next_attempt_at === null ? null : num(delivery.next_attempt_at),
+    attempts: attempts.map((a) => ({ attemptedAtMs: num(a.attempted_at_ms), statusCode: a.status_code, error: a.error, latencyMs: a.latency_ms })),
+  };
 }
 
 /**
@@ -38,7 +55,7 @@ export interface EventDetail {
  * each and merged, each range cut at the page size), or the (merchant, mode) walk. MariaDB left to
  * itself sorts every event of a type range, so the index is named.
  */
-export async function listEvents(dataSource: DataSource, scope: Scope, query: EventListQuery): Promise<{ data: EventRow[]; hasMore: boolean } | CursorNotFound> {
+export async function listEvents(dataSource: DataSource, scope: Scope, query: EventListQuery): Promise<{ data: RecordedEvent[]; hasMore: boolean } | CursorNotFound> {
   const repo = dataSource.getRepository(Event);
   const page = await seqPageOf(repo, scope, query);
   if ('cursorNotFound' in page) return page;
@@ -52,7 +69,7 @@ export async function listEvents(dataSource: DataSource, scope: Scope, query: Ev
   const params = branches.flatMap((b) => b.params);
   const seqs = ((await dataSource.query(sql, params)) as Array<{ seq: number | string }>).map((row) => Number(row.seq));
   const { rows, hasMore } = pageRows(seqs, page);
-  return { data: await rowsInSeqOrder(repo, rows), hasMore };
+  return { data: (await rowsInSeqOrder(repo, rows)).map(recordedEvent), hasMore };
 }
 
 /** One index range of the list: its `seq`s in page order, cut at one more than the page. */
@@ -100,14 +117,20 @@ function branch(dataSource: DataSource, scope: Scope, query: EventListQuery, pag
 
 /** The event (of this scope; any scope for an operator) with its deliveries and their attempts. */
 export async function findEventDetail(dataSource: DataSource, scope: Scope | null, id: string): Promise<EventDetail | null> {
+  const found = await findEventWithAttempts(dataSource, scope, id);
+  if (!found) return null;
+  const deliveries = await dataSource.getRepository(WebhookDelivery).find({ where: { event_id: id }, order: { seq: 'ASC' } });
+  return {
+    event: recordedEvent(found.event),
+    deliveries: deliveries.map((delivery) => deliveryView(delivery, found.attempts.filter((attempt) => attemptOf(attempt, delivery.id)))),
+  };
+}
+
+/** The event with every attempt made to deliver it, oldest first (what the admin command shows). */
+export async function findEventWithAttempts(dataSource: DataSource, scope: Scope | null, id: string): Promise<{ event: EventRow; attempts: WebhookAttemptRow[] } | null> {
   const event = await dataSource.getRepository(Event).findOneBy(scope ? { id, merchant_id: scope.merchantId, livemode: scope.livemode } : { id });
   if (!event) return null;
-  const deliveries = await dataSource.getRepository(WebhookDelivery).find({ where: { event_id: id }, order: { seq: 'ASC' } });
-  const attempts = await dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
-  return {
-    event,
-    deliveries: deliveries.map((delivery) => ({ delivery, attempts: attempts.filter((attempt) => attemptOf(attempt, delivery.id)) })),
-  };
+  return { event, attempts: await dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } }) };
 }
 
 /** An attempt counts for a delivery made under its id, or under a resend of it (that id and a suffix). */

@@ -45,6 +45,6 @@ export function registerEventRoutes(router: AppRouter, deps: Deps): void {
     if (!isId('event', id)) throw new ApiError('invalid_request', { param: 'id', message: '`id` must be an event id (evt_ followed by 24 letters or digits).' });
     const detail = await service.find(authOf(ctx), id);
     if (!detail) throw new ApiError('object_not_found', { param: 'id', message: `No such event: ${id}.` });
-    ctx.body = serializeEventDetail(detail);
+    ctx.body = serializeEventDetail(detail.event, detail.deliveries);
   });
 }
