@@ -4,7 +4,7 @@
 //
 // Options:
 //   --full               full mode (refuses when the 1-minute load average is above 1.5 unless --force)
-//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,get,payouts,refunds,explain,postgres
+//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,get,payouts,events,refunds,explain,postgres
 //   --label=name         also keep the raw results as bench/results/<name>.json
 //   --reuse-db           keep a seeded database of the same size from an earlier --keep-db run
 //   --keep-db            do not drop the bench database at the end
@@ -27,6 +27,7 @@
 // BENCH_DATABASE_URL names the database (its name must start with payments_bench);
 // BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
 // BENCH_TRACE_DIR=dir keeps every step's per-request results (read them with `vegeta encode`);
+// BENCH_EVENTS=N seeds N events for the events scenario instead of the mode's count;
 // BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,6 +43,7 @@ import { samplePayments, seed, withDb, type Seeded } from './lib/seed';
 import { startPostgresTemporal } from './lib/temporal-postgres';
 import { FULL_PLAN, SHORT_PAYOUT_QUERIES, SHORT_PLAN } from './plans';
 import * as s from './scenarios';
+import { listEventsRun } from './scenarios-events';
 
 const BENCH_DIR = path.join(PROJECT_ROOT, 'bench');
 
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
       const all = await s.payoutQueries(ctx);
       return s.listPayouts(ctx, full ? all : all.filter((q) => SHORT_PAYOUT_QUERIES.includes(q.label)));
     });
+    await step('events', () => listEventsRun(ctx));
     await step('refunds', async () => [...await s.refundsHot(ctx), ...await s.refundsSpread(ctx, full ? 100 : 10)]);
     return results;
   };

@@ -172,6 +172,9 @@ export function checkTargets(steps: StepResult[]): TargetCheck[] {
   for (const p of steps.filter((s) => s.scenario.startsWith('GET /v1/payouts') && s.targetRate !== null)) {
     checks.push({ target: `payouts p99 < 50 ms: ${p.scenario.replace('GET /v1/payouts ', '')}`, measured: `${ms(p.p99)} ms`, met: p.p99 < 50 });
   }
+  for (const e of steps.filter((s) => s.scenario.startsWith('GET /v1/events') && s.targetRate !== null)) {
+    checks.push({ target: `events p99 < 20 ms: ${e.scenario.replace('GET /v1/events ', '')}`, measured: `${ms(e.p99)} ms`, met: e.p99 < 20 });
+  }
   for (const s of steps.filter((x) => x.webhookLag && x.targetRate !== null)) {
     checks.push({ target: `webhook lag p99 < 1 s (${s.scenario}, ${s.name})`, measured: `${ms(s.webhookLag!.p99)} ms (${s.webhookLag!.delivered}/${s.webhookLag!.expected} delivered)`, met: s.webhookLag!.p99 < 1000 && s.webhookLag!.delivered === s.webhookLag!.expected });
   }
