@@ -19,6 +19,7 @@ import { registerShapeBRefundRoute } from './routes/payments-shape-b';
 import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
 import { registerRefundRoutes } from './routes/refunds';
+import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -36,6 +37,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerShapeBRefundRoute(router, deps);
   registerPayoutRoutes(router, deps);
   registerEventRoutes(router, deps);
+  registerWebhookEndpointRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);

@@ -1,5 +1,6 @@
-// The one id generator: a prefix and 24 base62 characters from a CSPRNG.
-import { randomBytes } from 'node:crypto';
+// The one id generator: a prefix and 24 base62 characters from a CSPRNG (or, for ids that must
+// come out the same on every try, from a digest of what they name).
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -34,6 +35,17 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind, length = 24): string {
   return ID_PREFIXES[kind] + randomBase62(length);
+}
+
+/**
+ * The id of the object `seed` names, the same on every call: a delivery is (event, endpoint), so
+ * two workers that plan it write one row and start one workflow.
+ */
+export function derivedId(kind: IdKind, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let out = '';
+  for (let i = 0; out.length < 24; i += 1) out += ALPHABET[digest[i % digest.length]! % 62];
+  return ID_PREFIXES[kind] + out;
 }
 
 const ID_PATTERNS: Partial<Record<IdKind, RegExp>> = {

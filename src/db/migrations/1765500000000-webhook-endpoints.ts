@@ -86,7 +86,7 @@ export class WebhookEndpoints1765500000000 implements MigrationInterface {
         const endpointId = newId('we_');
         await queryRunner.query(
           'INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, enabled_events, description, api_version, status, operator_managed, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL)',
-          [endpointId, merchant.id, livemode, merchant.webhook_url, '["*"]', merchant.default_version, 'enabled', true, nowMs, nowMs],
+          [endpointId, merchant.id, livemode ? 1 : 0, merchant.webhook_url, '["*"]', merchant.default_version, 'enabled', 1, nowMs, nowMs],
         );
         // Sealed with the merchant id as associated data, so the ciphertext is valid for the endpoint too.
         for (const secret of secrets) {
