@@ -27,7 +27,8 @@
 // BENCH_DATABASE_URL names the database (its name must start with payments_bench);
 // BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
 // BENCH_TRACE_DIR=dir keeps every step's per-request results (read them with `vegeta encode`);
-// BENCH_EVENTS=N seeds N events for the events scenario instead of the mode's count;
+// BENCH_EVENTS=N seeds N events for the events scenario instead of the mode's count, and
+// BENCH_EVENTS_SECONDS=N runs its queries at 20/s for N seconds each;
 // BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -76,6 +76,7 @@ export async function listEventsRun(ctx: Context): Promise<StepResult[]> {
   const plan = { ...EVENTS_PLAN[ctx.plan.mode] };
   // A short run at the full size: the million events without the rest of the full mode.
   if (process.env.BENCH_EVENTS) plan.events = Number(process.env.BENCH_EVENTS);
+  if (process.env.BENCH_EVENTS_SECONDS) plan.queries = { ...plan.queries, rates: [20], durationSeconds: Number(process.env.BENCH_EVENTS_SECONDS) };
   const merchant = ctx.seeded.payoutMerchant;
   const seeded = await seedEvents(ctx, merchant.merchantId, plan.events);
   ctx.log(seeded.reused ? `  ${plan.events} events already seeded` : `  seeded ${plan.events} events in ${seeded.seconds.toFixed(1)} s`);

@@ -133,6 +133,12 @@ export async function findEventWithAttempts(dataSource: DataSource, scope: Scope
   return { event, attempts: await dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } }) };
 }
 
+/** The ids of an event's deliveries and their endpoints (null: a Shape B `callback_url`), oldest first. */
+export async function deliveriesOfEvent(dataSource: DataSource, eventId: string): Promise<Array<{ id: string; endpointId: string | null }>> {
+  const rows = await dataSource.getRepository(WebhookDelivery).find({ select: { id: true, endpoint_id: true }, where: { event_id: eventId }, order: { seq: 'ASC' } });
+  return rows.map((row) => ({ id: row.id, endpointId: row.endpoint_id }));
+}
+
 /** An attempt counts for a delivery made under its id, or under a resend of it (that id and a suffix). */
 function attemptOf(attempt: WebhookAttemptRow, deliveryId: string): boolean {
   return attempt.delivery_id === deliveryId || attempt.delivery_id.startsWith(`${deliveryId}_`);

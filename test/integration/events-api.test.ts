@@ -2,6 +2,7 @@
 // first with cursors and filters, retrieve with deliveries and attempts, scoping to merchant and
 // mode, invalid criteria, and the retention purge. Most events here are written straight into the
 // table, so each list is known exactly; payment.refunded goes through a real refund.
+import { Webhook } from 'standardwebhooks';
 import type { RunningApi } from '../../src/api/server';
 import { Event, WebhookAttempt, WebhookDelivery } from '../../src/db/entities';
 import { newId } from '../../src/domain/ids';
@@ -252,5 +253,85 @@ describe('payment.refunded', () => {
     const delivered = receiver.received.find((w) => w.json.id === listed.json.data[0].id)!;
     const retrieved = await call(api, 'GET', `/v1/events/${delivered.json.id}`, { key: merchant.testKey });
     expect(retrieved.json.data).toEqual(delivered.json.data);
+  });
+});
+
+describe('retry', () => {
+  let a: WebhookReceiver;
+  let b: WebhookReceiver;
+  let merchant: TestMerchant;
+  const endpoints: Array<{ id: string; secret: string; receiver: () => WebhookReceiver }> = [];
+  let eventId = '';
+  const retry = (id: string, options: { body?: unknown; key?: string; idempotencyKey?: string | null } = {}) =>
+    call(api, 'POST', `/v1/events/${id}/retry`, { key: options.key ?? merchant.testKey, body: options.body, idempotencyKey: options.idempotencyKey });
+  const sent = (receiver: WebhookReceiver) => receiver.received.filter((w) => w.json.id === eventId);
+
+  beforeAll(async () => {
+    a = await startWebhookReceiver();
+    b = await startWebhookReceiver();
+    merchant = await createMerchant(api, { name: 'Retry Shop' });
+    for (const receiver of [() => a, () => b]) {
+      const created = await call(api, 'POST', '/v1/webhook_endpoints', { key: merchant.testKey, body: { url: receiver().url, enabled_events: ['payment.succeeded'] } });
+      expect(created.status).toBe(201);
+      endpoints.push({ id: created.json.id, secret: created.json.secret, receiver });
+    }
+    const payment = await createDirectPayment(api, merchant.testKey);
+    await eventually(async () => a.received.concat(b.received), (l) => l.filter((w) => w.json.data.object.id === payment.json.id).length === 2, 30_000);
+    eventId = a.received.find((w) => w.json.data.object.id === payment.json.id)!.json.id;
+    await eventually(() => call(api, 'GET', `/v1/events/${eventId}`, { key: merchant.testKey }), (r) => r.json.deliveries?.every((d: any) => d.status === 'succeeded'));
+  }, 60_000);
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('sends one new attempt now to every endpoint, same webhook-id, freshly signed, and answers the event with it', async () => {
+    const before = (await call(api, 'GET', `/v1/events/${eventId}`, { key: merchant.testKey })).json;
+    expect(before.deliveries.map((d: any) => [d.webhook_endpoint_id, d.status, d.attempts.length])).toEqual(endpoints.map((e) => [e.id, 'succeeded', 1]));
+    const res = await retry(eventId, { idempotencyKey: 'retry-all' });
+    expect(res.status).toBe(200);
+    expect(res.json.deliveries.map((d: any) => [d.webhook_endpoint_id, d.status, d.attempts.length, d.attempts[1]?.http_status])).toEqual(endpoints.map((e) => [e.id, 'succeeded', 2, 200]));
+    expect({ ...res.json, deliveries: undefined }).toEqual({ ...before, deliveries: undefined });
+    for (const endpoint of endpoints) {
+      const [first, again] = sent(endpoint.receiver());
+      expect(again!.headers['webhook-id']).toBe(eventId);
+      expect(again!.body).toBe(first!.body);
+      expect(Number(again!.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(Number(first!.headers['webhook-timestamp']));
+      expect(new Webhook(endpoint.secret).verify(again!.body, again!.headers)).toEqual(JSON.parse(first!.body));
+    }
+  });
+
+  it('a replay with the same Idempotency-Key answers the saved event and sends nothing', async () => {
+    const counts = [sent(a).length, sent(b).length];
+    const replay = await retry(eventId, { idempotencyKey: 'retry-all' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await new Promise((r) => setTimeout(r, 500));
+    expect([sent(a).length, sent(b).length]).toEqual(counts);
+    expectError(await retry(eventId, { idempotencyKey: 'retry-all', body: { webhook_endpoint_id: endpoints[1]!.id } }), 409, 'idempotency_key_reused');
+  });
+
+  it('webhook_endpoint_id retries one endpoint; a failed extra attempt is recorded and leaves the delivery as it was', async () => {
+    b.respondWith(500);
+    const counts = [sent(a).length, sent(b).length];
+    const res = await retry(eventId, { body: { webhook_endpoint_id: endpoints[1]!.id } });
+    b.respondWith(200);
+    expect(res.status).toBe(200);
+    expect([sent(a).length, sent(b).length]).toEqual([counts[0], counts[1]! + 1]);
+    const [first, second] = res.json.deliveries;
+    expect([first.attempts.length, first.status]).toEqual([2, 'succeeded']);
+    expect([second.attempts.length, second.status, second.attempts[2].http_status, second.next_attempt_at]).toEqual([3, 'succeeded', 500, null]);
+  });
+
+  it('refuses what it cannot retry, with catalogue errors, and sends nothing', async () => {
+    const counts = [sent(a).length, sent(b).length];
+    expectError(await retry(eventId, { idempotencyKey: null }), 400, 'parameter_missing');
+    expectError(await retry(eventId, { body: { webhook_endpoint_id: `we_${'0'.repeat(24)}` } }), 404, 'object_not_found', 'webhook_endpoint_id');
+    expectError(await retry(eventId, { body: { webhook_endpoint_id: 'we_x' } }), 400, 'parameter_invalid', 'webhook_endpoint_id');
+    expectError(await retry(eventId, { body: { url: 'https://elsewhere.example' } }), 400, 'request_body_invalid', 'url');
+    expectError(await retry(eventId, { key: shop.testKey }), 404, 'object_not_found', 'id');
+    expectError(await retry(eventId, { key: merchant.liveKey }), 404, 'object_not_found', 'id');
+    expectError(await retry('evt_bad'), 400, 'invalid_request', 'id');
+    expect([sent(a).length, sent(b).length]).toEqual(counts);
   });
 });

@@ -301,7 +301,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     authenticated: true,
     create: true,
     shapes: ['A'],
-    served: false,
+    served: true,
     pathParameter: 'EventId',
     requestBody: { A: 'RetryEventRequest' },
     requestExamples: ['retryEventRequest'],

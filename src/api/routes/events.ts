@@ -6,9 +6,11 @@ import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
 import { resolveVersion } from '../middleware/version';
-import { listEventsQuerySchema } from '../schemas/events';
+import { listEventsQuerySchema, retryEventSchema } from '../schemas/events';
 import { serializeEvent, serializeEventDetail } from '../../representations/event';
-import { validateQuery } from '../validation';
+import { requireIdempotencyKey } from '../middleware/idempotency-key';
+import { respondIdempotently } from '../respond';
+import { readOptionalJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerEventRoutes(router: AppRouter, deps: Deps): void {
   const service = new EventService(deps);
@@ -41,10 +43,34 @@ export function registerEventRoutes(router: AppRouter, deps: Deps): void {
   });
 
   router.get('retrieveEvent', '/v1/events/:id', auth, resolveVersion('A'), async (ctx) => {
-    const id = ctx.params.id!;
-    if (!isId('event', id)) throw new ApiError('invalid_request', { param: 'id', message: '`id` must be an event id (evt_ followed by 24 letters or digits).' });
+    const id = eventIdParam(ctx.params.id!);
     const detail = await service.find(authOf(ctx), id);
     if (!detail) throw new ApiError('object_not_found', { param: 'id', message: `No such event: ${id}.` });
     ctx.body = serializeEventDetail(detail.event, detail.deliveries);
   });
+
+  router.post('retryEvent', '/v1/events/:id/retry', auth, resolveVersion('A'), requireIdempotencyKey, async (ctx) => {
+    const request = validateBody(retryEventSchema, await readOptionalJsonBody(ctx, deps.config.maxBodyBytes));
+    const id = eventIdParam(ctx.params.id!);
+    const endpointId = request.webhook_endpoint_id;
+    await respondIdempotently(ctx, deps, {
+      operation: 'events.retry',
+      objectKind: 'attempt',
+      identity: { event_id: id, webhook_endpoint_id: endpointId },
+      create: async () => {
+        const result = await service.retry(authOf(ctx), id, endpointId);
+        if ('notFound' in result) {
+          throw new ApiError('object_not_found', result.notFound === 'id'
+            ? { param: 'id', message: `No such event: ${id}.` }
+            : { param: 'webhook_endpoint_id', message: `Event ${id} was not sent to webhook endpoint ${endpointId}.` });
+        }
+        return { status: 200, body: serializeEventDetail(result.event, result.deliveries) };
+      },
+    });
+  });
+}
+
+function eventIdParam(id: string): string {
+  if (!isId('event', id)) throw new ApiError('invalid_request', { param: 'id', message: '`id` must be an event id (evt_ followed by 24 letters or digits).' });
+  return id;
 }
