@@ -4,6 +4,7 @@
 // for byte on MySQL/MariaDB (a binary NO PAD collation, the default of every table and of the
 // database since migration 1765300000000) as it does on SQLite.
 import { EntitySchema, type ValueTransformer } from 'typeorm';
+import type { WebhookEndpointStatus } from '../domain/webhook-endpoints';
 
 /** BIGINT arrives as a string from some drivers; every amount we store fits a safe integer. */
 const bigintNumber: ValueTransformer = {
@@ -79,7 +80,7 @@ export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
   ],
 });
 
-export type WebhookEndpointStatus = 'enabled' | 'disabled';
+export type { WebhookEndpointStatus };
 
 /** A merchant's webhook endpoint in one mode (CONTRACT 14). Times in ms. */
 export interface WebhookEndpointRow {

@@ -1,6 +1,22 @@
 // Webhook endpoints (docs/webhooks.md, "Endpoints"; CONTRACT 14): which events an endpoint takes,
 // and the limits of the merchant-facing API. Pure and workflow-safe.
+import { SHAPE_B_VERSION } from './api-versions';
 import { EVENT_TYPES } from './events';
+
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
+/** A webhook endpoint as the API shows it (never with its secret: that is passed on its own). */
+export interface WebhookEndpointView {
+  id: string;
+  livemode: boolean;
+  url: string;
+  enabledEvents: string[];
+  description: string | null;
+  apiVersion: string;
+  status: WebhookEndpointStatus;
+  /** Unix seconds. */
+  createdAt: number;
+}
 
 /** Endpoints per merchant and mode, deleted ones not counted. */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
@@ -25,6 +41,14 @@ export function endpointTakes(enabledEvents: readonly string[], type: string): b
 /** The stored filter: distinct names in the order given (`*` alone when it is among them). */
 export function normalizeEnabledEvents(names: readonly string[]): string[] {
   return names.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(names)];
+}
+
+/**
+ * Which recorded body of an event an endpoint on `apiVersion` receives: on 2024-06-01 the one with
+ * the Shape B payment, when the event has one (payment events); else the Shape A body.
+ */
+export function bodyForVersion(event: { payload: string; payload_b: string | null }, apiVersion: string | null): string {
+  return apiVersion === SHAPE_B_VERSION && event.payload_b !== null ? event.payload_b : event.payload;
 }
 
 /**

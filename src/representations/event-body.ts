@@ -6,7 +6,6 @@ import type { EventSubject, PendingEvent } from '../domain/events';
 import { serializePaymentA, serializeRefundA } from './payment-a';
 import { serializePaymentB } from './payment-b';
 import { serializePayout } from './payout';
-import { SHAPE_B_VERSION } from './versions';
 
 export function eventBody(event: PendingEvent): string {
   if (event.callbackUrl && event.subject.kind === 'payment') return JSON.stringify(serializePaymentB(event.subject.payment));
@@ -17,11 +16,6 @@ export function eventBody(event: PendingEvent): string {
 export function eventBodyShapeB(event: PendingEvent): string | null {
   if (event.callbackUrl || event.subject.kind !== 'payment') return null;
   return envelope(event, serializePaymentB(event.subject.payment));
-}
-
-/** Which recorded body an endpoint on `apiVersion` receives. */
-export function bodyForVersion(event: { payload: string; payload_b: string | null }, apiVersion: string | null): string {
-  return apiVersion === SHAPE_B_VERSION && event.payload_b !== null ? event.payload_b : event.payload;
 }
 
 function envelope(event: PendingEvent, object: Record<string, unknown>): string {

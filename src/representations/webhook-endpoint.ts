@@ -1,17 +1,17 @@
 // The webhook endpoint object (docs/webhooks.md, "Endpoints"; Shape A only). The secret appears
 // only in the answers of a create and of a rotation.
-import type { WebhookEndpointRow } from '../db/entities';
+import type { WebhookEndpointView } from '../domain/webhook-endpoints';
 
-export function serializeWebhookEndpoint(endpoint: WebhookEndpointRow, secret?: string) {
+export function serializeWebhookEndpoint(endpoint: WebhookEndpointView, secret?: string) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
     url: endpoint.url,
-    enabled_events: JSON.parse(endpoint.enabled_events) as string[],
+    enabled_events: endpoint.enabledEvents,
     description: endpoint.description,
-    api_version: endpoint.api_version,
+    api_version: endpoint.apiVersion,
     status: endpoint.status,
-    created_at: Math.floor(endpoint.created_at / 1000),
+    created_at: endpoint.createdAt,
     livemode: endpoint.livemode,
     ...(secret === undefined ? {} : { secret }),
   };

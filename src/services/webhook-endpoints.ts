@@ -9,7 +9,7 @@ import { isDuplicateKeyError } from '../db/errors';
 import { ApiError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { parseIpLiteral } from '../domain/ip';
-import { MAX_WEBHOOK_ENDPOINTS, normalizeEnabledEvents } from '../domain/webhook-endpoints';
+import { MAX_WEBHOOK_ENDPOINTS, normalizeEnabledEvents, type WebhookEndpointView } from '../domain/webhook-endpoints';
 import { cutPage, pageRows, seqPageOf, type CursorNotFound } from '../read-models/seq-pages';
 import type { SecretBox } from '../vault/crypto';
 import { addressRefusal, effectivePort, urlRefusal, type DestinationPolicy } from '../webhooks/destination';
@@ -63,6 +63,13 @@ export async function endpointUrlRefusal(url: string, livemode: boolean, policy:
   return addresses.map((a) => addressRefusal(parseIpLiteral(a.address)?.canonical ?? a.address, port, true, policy)).find((r) => r !== null) ?? null;
 }
 
+export function endpointView(row: WebhookEndpointRow): WebhookEndpointView {
+  return {
+    id: row.id, livemode: row.livemode, url: row.url, enabledEvents: JSON.parse(row.enabled_events) as string[],
+    description: row.description, apiVersion: row.api_version, status: row.status, createdAt: Math.floor(row.created_at / 1000),
+  };
+}
+
 export class WebhookEndpointService {
   private readonly secrets: WebhookSecrets;
 
@@ -81,7 +88,7 @@ export class WebhookEndpointService {
   }
 
   /** An endpoint of the scope, not deleted, or null. */
-  find(scope: EndpointScope, id: string): Promise<WebhookEndpointRow | null> {
+  private find(scope: EndpointScope, id: string): Promise<WebhookEndpointRow | null> {
     return this.repo.findOneBy({ id, merchant_id: scope.merchantId, livemode: scope.livemode, deleted_at: IsNull() });
   }
 
@@ -95,10 +102,10 @@ export class WebhookEndpointService {
    * Creates the endpoint bound to `id` with a new secret. A retry of a create that got that far
    * (`retry`) answers the endpoint it made, with its secret: the first answer never arrived.
    */
-  async create(scope: EndpointScope, input: NewEndpoint, id = newId('webhookEndpoint'), retry = false, operatorManaged = false): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+  async create(scope: EndpointScope, input: NewEndpoint, id = newId('webhookEndpoint'), retry = false): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
     if (retry) {
       const existing = await this.find(scope, id);
-      if (existing) return { endpoint: existing, secret: (await this.secrets.signing({ merchantId: scope.merchantId, endpointId: id }))[0]! };
+      if (existing) return { endpoint: endpointView(existing), secret: (await this.secrets.signing({ merchantId: scope.merchantId, endpointId: id }))[0]! };
     }
     const count = await this.repo.count({ where: { merchant_id: scope.merchantId, livemode: scope.livemode, deleted_at: IsNull() } });
     if (count >= MAX_WEBHOOK_ENDPOINTS) {
@@ -108,7 +115,7 @@ export class WebhookEndpointService {
     const endpoint: Omit<WebhookEndpointRow, 'seq'> = {
       id, merchant_id: scope.merchantId, livemode: scope.livemode, url: input.url,
       enabled_events: JSON.stringify(normalizeEnabledEvents(input.enabledEvents)), description: input.description,
-      api_version: input.apiVersion, status: 'enabled', operator_managed: operatorManaged,
+      api_version: input.apiVersion, status: 'enabled', operator_managed: false,
       created_at: nowMs, updated_at: nowMs, deleted_at: null,
     };
     let secret = '';
@@ -119,25 +126,26 @@ export class WebhookEndpointService {
       });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      return { endpoint: await this.get(scope, id), secret: (await this.secrets.signing({ merchantId: scope.merchantId, endpointId: id }))[0]! };
+      return { endpoint: endpointView(await this.get(scope, id)), secret: (await this.secrets.signing({ merchantId: scope.merchantId, endpointId: id }))[0]! };
     }
-    return { endpoint: (await this.find(scope, id))!, secret };
+    return { endpoint: endpointView((await this.find(scope, id))!), secret };
   }
 
   /** One page of the scope's endpoints, newest first. */
-  async list(scope: EndpointScope, query: EndpointListQuery): Promise<{ rows: WebhookEndpointRow[]; hasMore: boolean } | CursorNotFound> {
+  async list(scope: EndpointScope, query: EndpointListQuery): Promise<{ rows: WebhookEndpointView[]; hasMore: boolean } | CursorNotFound> {
     const page = await seqPageOf(this.repo, scope, query);
     if ('cursorNotFound' in page) return page;
     const select = this.repo.createQueryBuilder('e')
       .where('e.merchant_id = :merchantId AND e.livemode = :livemode AND e.deleted_at IS NULL', { merchantId: scope.merchantId, livemode: scope.livemode });
-    return pageRows(await cutPage(select, 'e', page).getMany(), page);
+    const { rows, hasMore } = pageRows(await cutPage(select, 'e', page).getMany(), page);
+    return { rows: rows.map(endpointView), hasMore };
   }
 
-  retrieve(scope: EndpointScope, id: string): Promise<WebhookEndpointRow> {
-    return this.get(scope, id);
+  async retrieve(scope: EndpointScope, id: string): Promise<WebhookEndpointView> {
+    return endpointView(await this.get(scope, id));
   }
 
-  async update(scope: EndpointScope, id: string, changes: EndpointChanges): Promise<WebhookEndpointRow> {
+  async update(scope: EndpointScope, id: string, changes: EndpointChanges): Promise<WebhookEndpointView> {
     await this.get(scope, id);
     const patch: Partial<WebhookEndpointRow> = { updated_at: Date.now() };
     if (changes.url !== undefined) patch.url = changes.url;
@@ -145,7 +153,7 @@ export class WebhookEndpointService {
     if (changes.description !== undefined) patch.description = changes.description;
     if (changes.status !== undefined) patch.status = changes.status;
     await this.repo.update({ id }, patch);
-    return this.get(scope, id);
+    return endpointView(await this.get(scope, id));
   }
 
   /** Deleted endpoints get no more deliveries; their past deliveries keep naming them. */
@@ -156,10 +164,10 @@ export class WebhookEndpointService {
   }
 
   /** A new secret; the current ones keep signing (two signatures per delivery) for `graceSeconds`. */
-  async rotateSecret(scope: EndpointScope, id: string, graceSeconds: number): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+  async rotateSecret(scope: EndpointScope, id: string, graceSeconds: number): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
     const endpoint = await this.get(scope, id);
     const secret = await this.secrets.rotate([{ merchantId: scope.merchantId, endpointId: id }], graceSeconds);
-    return { endpoint, secret };
+    return { endpoint: endpointView(endpoint), secret };
   }
 
   // The admin command's `--webhook-url`: one endpoint per mode, `enabled_events` ["*"], signed

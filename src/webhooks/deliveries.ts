@@ -5,8 +5,7 @@
 import type { DataSource } from 'typeorm';
 import { WebhookDelivery, WebhookEndpoint, WebhookSecret, type EventRow, type WebhookDeliveryStatus } from '../db/entities';
 import { derivedId } from '../domain/ids';
-import { endpointTakes } from '../domain/webhook-endpoints';
-import { bodyForVersion } from '../representations/event-body';
+import { bodyForVersion, endpointTakes } from '../domain/webhook-endpoints';
 import type { WebhookSecrets } from './secrets';
 
 /** What an event needs to be planned and sent. */

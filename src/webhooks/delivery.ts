@@ -4,9 +4,8 @@
 // under the same webhook-id (the event id) and count in the same attempts table.
 import type { DataSource } from 'typeorm';
 import { Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
-import { retryDelaySeconds } from '../domain/webhook-endpoints';
+import { bodyForVersion, retryDelaySeconds } from '../domain/webhook-endpoints';
 import type { WorkerMetrics } from '../observability/worker-metrics';
-import { bodyForVersion } from '../representations/event-body';
 import { giveUpDelivery, recordDeliveryOutcome, recordExtraAttempt, type DeliveryTarget } from './deliveries';
 import type { DestinationPolicy } from './destination';
 import { postJson, REFUSED_PREFIX } from './http-post';

@@ -5,7 +5,7 @@ import Joi from 'joi';
 import { isId } from '../../domain/ids';
 import { isEnabledEventName, MAX_ENDPOINT_DESCRIPTION, MAX_ENDPOINT_URL, MAX_ROTATION_GRACE_SECONDS, DEFAULT_ROTATION_GRACE_SECONDS } from '../../domain/webhook-endpoints';
 import { isKnownVersion } from '../../representations/versions';
-import type { WebhookEndpointStatus } from '../../db/entities';
+import type { WebhookEndpointStatus } from '../../domain/webhook-endpoints';
 import { text } from './common';
 
 /** An absolute http(s) URL without credentials. */
