@@ -364,6 +364,11 @@ describe('events', () => {
     for (const event of page.json.data.slice(0, 5)) {
       expect((await checked('GET', '/v1/events/{id}', `/v1/events/${event.id}`, { key: merchant.testKey })).status).toBe(200);
     }
+    const retried = await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, { key: merchant.testKey });
+    expect(retried.status).toBe(200);
+    expectCode(await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, {
+      key: merchant.testKey, body: { webhook_endpoint_id: `we_${'0'.repeat(24)}` },
+    }), 404, 'object_not_found');
     expectCode(await checked('GET', '/v1/events', '/v1/events?type=payment', { key: merchant.testKey }), 400, 'invalid_search_criteria');
     expectCode(await checked('GET', '/v1/events/{id}', '/v1/events/evt_bad', { key: merchant.testKey }), 400, 'invalid_request');
     expectCode(await checked('GET', '/v1/events/{id}', `/v1/events/evt_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
