@@ -4,7 +4,7 @@
 //
 // Options:
 //   --full               full mode (refuses when the 1-minute load average is above 1.5 unless --force)
-//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,get,payouts,events,refunds,explain,postgres
+//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,endpoints,get,payouts,events,refunds,explain,postgres
 //   --label=name         also keep the raw results as bench/results/<name>.json
 //   --reuse-db           keep a seeded database of the same size from an earlier --keep-db run
 //   --keep-db            do not drop the bench database at the end
@@ -45,6 +45,7 @@ import { startPostgresTemporal } from './lib/temporal-postgres';
 import { FULL_PLAN, SHORT_PAYOUT_QUERIES, SHORT_PLAN } from './plans';
 import * as s from './scenarios';
 import { listEventsRun } from './scenarios-events';
+import { endpointScenarios } from './scenarios-endpoints';
 
 const BENCH_DIR = path.join(PROJECT_ROOT, 'bench');
 
@@ -131,7 +132,12 @@ async function main(): Promise<void> {
   loadGenerator(log);
   const webhookUrl = `http://127.0.0.1:${PORTS.receiver}/webhooks`;
   const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
-  if (flags.has('no-webhooks')) await withDb(databaseUrl, (db) => db.query('UPDATE merchants SET webhook_url = NULL'));
+  if (flags.has('no-webhooks')) {
+    await withDb(databaseUrl, async (db) => {
+      await db.query('UPDATE merchants SET webhook_url = NULL');
+      await db.query('UPDATE webhook_endpoints SET deleted_at = 1 WHERE deleted_at IS NULL');
+    });
+  }
   const bufferPoolGib = Number(flags.get('buffer-pool-gib') ?? 4);
   const bufferPool = bufferPoolGib > 0 ? await ensureBufferPool(databaseUrl, bufferPoolGib, log) : null;
   running.add(async () => { await bufferPool?.restore(); });
@@ -157,6 +163,7 @@ async function main(): Promise<void> {
     await step('codec', () => s.codecCost(ctx));
     await step('create3ds', () => s.create3ds(ctx));
     if (plan.webhook.rate > 0) await step('webhook', () => s.webhookLagRun(ctx));
+    if (!flags.has('no-webhooks')) await step('endpoints', () => endpointScenarios(ctx));
     await step('get', () => s.getPaymentById(ctx));
     await step('payouts', async () => {
       const all = await s.payoutQueries(ctx);
