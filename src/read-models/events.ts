@@ -76,7 +76,7 @@ export async function listEvents(dataSource: DataSource, scope: Scope, query: Ev
   return { data: rows.map(recordedEvent), hasMore };
 }
 
-/** One index range of the list: its `seq`s in page order, cut at one more than the page. */
+/** One index range of the list: its rows in page order, cut at one more than the page. */
 function branch(dataSource: DataSource, scope: Scope, query: EventListQuery, page: SeqPage, filter: { type: EventType } | { types: EventType[] }): { sql: string; params: unknown[] } {
   const table = dataSource.getMetadata(Event).tableName;
   const conditions = ['e.merchant_id = ?', 'e.livemode = ?', 'e.endpoint IS NULL'];
