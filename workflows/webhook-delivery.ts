@@ -3,13 +3,14 @@
 // workflow and starts this one only when that attempt failed or never happened. Temporal's
 // activity retries are the delivery schedule: exponential backoff up to an hour, for up to 3 days,
 // each attempt bounded by its own timeout. The same webhook-id goes out every time.
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
 import type { WebhookDeliveryWorkflowFn } from './contracts/webhook-delivery';
 
 export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) => {
-  // After the relay's failed attempts the schedule goes on where they left it: the next attempt
-  // waits the delay it would have waited, and the backoff continues from there.
+  // After the relay's failed attempts the schedule goes on where they left it: the workflow was
+  // started with the delay the next attempt would have waited (start-delivery.ts), and the backoff
+  // continues from there.
   const before = input.attemptsBefore ?? 0;
   const delaySeconds = (attempt: number) => Math.min(input.initialRetrySeconds * 2 ** attempt, 3600);
   const { deliverEvent } = proxyActivities<WebhookActivities>({
@@ -25,7 +26,6 @@ export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) 
   });
   const { giveUpDelivery } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30 seconds' });
   try {
-    if (before > 0) await sleep(`${delaySeconds(before - 1)} seconds`);
     return await deliverEvent(input);
   } catch {
     // Out of attempts or refused: the attempts table says why; the delivery is marked failed, and

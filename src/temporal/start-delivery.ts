@@ -3,6 +3,7 @@
 // or a resend's own id.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startWorkflow } from './calls';
+import { retryDelaySeconds } from '../domain/webhook-endpoints';
 import { webhookDeliveryWorkflow, type DeliveryInput } from '../../workflows/contracts/webhook-delivery';
 
 export interface DeliveryStarterDeps {
@@ -11,7 +12,11 @@ export interface DeliveryStarterDeps {
   webhooks: { initialRetrySeconds: number };
 }
 
-/** Starts a delivery's workflow; an already started one is fine (at-least-once). */
+/**
+ * Starts a delivery's workflow; an already started one is fine (at-least-once). After failed
+ * attempts it starts when the next one is due: a delayed start has no workflow task (and no timer)
+ * until then, which matters when an endpoint is down and every event to it gets a workflow.
+ */
 export async function startDelivery(
   deps: DeliveryStarterDeps, delivery: { deliveryId: string; eventId: string }, attemptsBefore = 0, workflowId = delivery.deliveryId,
 ): Promise<void> {
@@ -23,6 +28,7 @@ export async function startDelivery(
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      ...(attemptsBefore > 0 ? { startDelay: `${retryDelaySeconds(deps.webhooks.initialRetrySeconds, attemptsBefore)} seconds` } : {}),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

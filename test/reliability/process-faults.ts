@@ -11,6 +11,7 @@ import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliabi
 import { Ledger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
 import { call } from '../helpers/api';
+import { rememberWebhookSecrets } from '../helpers/reliability/secrets';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createsIn, merchantClient, newMerchant, mixedScenarios, runWorkload, seededRandom, type WorkloadProgress } from '../helpers/reliability/workload';
 
@@ -157,6 +158,7 @@ export function processFaultsSection(stack: ReliabilityStack): void {
       const merchant = await newMerchant(stack, 'Chaos Shop', receiver.url);
       const failingEndpoint = await call(stack.api, 'POST', '/v1/webhook_endpoints', { key: merchant.testKey, body: { url: failing.url, enabled_events: ['*'] } });
       expect(failingEndpoint.status).toBe(201);
+      rememberWebhookSecrets(failingEndpoint.json.secret);
       const ledger = new Ledger();
       const client = merchantClient(() => stack.apiProcessUrl, merchant, ledger);
       const scenarios = mixedScenarios(random, COUNTS.chaosOperations);
