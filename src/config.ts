@@ -61,7 +61,7 @@ export interface Config {
   webhookRelaySweepSeconds: number;
   /** How often each worker forgets CVCs older than any authorization could need (`cvcMaxAgeSeconds`). */
   vaultSweepSeconds: number;
-  /** Events (and their deliveries and attempts) are kept this many days, never fewer than 30 (CONTRACT 13), then purged. */
+  /** Events (and their deliveries and attempts) are kept this many days, never fewer than 30, then purged. */
   eventRetentionDays: number;
   /** How often each API process purges events past their retention. */
   eventPurgeIntervalSeconds: number;

@@ -82,7 +82,7 @@ export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
 
 export type { WebhookEndpointStatus };
 
-/** A merchant's webhook endpoint in one mode (CONTRACT 14). Times in ms. */
+/** A merchant's webhook endpoint in one mode. Times in ms. */
 export interface WebhookEndpointRow {
   seq: number;
   id: string;

@@ -51,7 +51,7 @@ function deliveryView(delivery: WebhookDeliveryRow, attempts: WebhookAttemptRow[
 /**
  * Newest first by recording order (`seq`), keyset cursors as every list. A Shape B `callback_url`
  * event (its `endpoint` set) is a copy of a Payment event in the Shape B body: not an event the
- * Events API lists (CONTRACT 13, Shape A only).
+ * Events API lists (Shape A only).
  *
  * The page comes from the index that answers the filter in `seq` order: by object (an object has
  * a few events), by type (one range per type; a wildcard's types are read one range each and

@@ -1,4 +1,4 @@
-// An event as the Events API shows it (CONTRACT 13, docs/events.md): the body that was delivered
+// An event as the Events API shows it (docs/events.md): the body that was delivered
 // (Shape A), with `object: "event"`, and on retrieve its deliveries with every attempt. Stored
 // times in milliseconds are shown in Unix seconds like every other time of the API.
 import type { EventDeliveryView, RecordedEvent } from '../domain/events';

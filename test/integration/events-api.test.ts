@@ -1,4 +1,4 @@
-// The Events API (docs/events.md, CONTRACT 13) and payment.refunded (CONTRACT 10): lists newest
+// The Events API (docs/events.md) and payment.refunded: lists newest
 // first with cursors and filters, retrieve with deliveries and attempts, scoping to merchant and
 // mode, invalid criteria, and the retention purge. Most events here are written straight into the
 // table, so each list is known exactly; payment.refunded goes through a real refund.
