@@ -17,6 +17,8 @@ import { openPage, submitOutcome } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 import { TEST_CODEC_KEYS } from '../replay/codec-test-key';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { deliveriesOf, newTestEvent, recordTestEvent } from '../helpers/webhooks';
+import { startDelivery } from '../../src/temporal/start-delivery';
 
 let api: RunningApi;
 let merchant: TestMerchant;
@@ -143,7 +145,14 @@ it('records every main path and replays the exported histories', async () => {
     const retried = await createMerchant(api, { webhookUrl: retrying.url });
     const res = await call(api, 'POST', '/v1/payments', { key: retried.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
     const [delivered] = await eventually(async () => retrying.received.filter((w) => w.json.data.object.id === res.json.id), (l) => l.length >= 2, 30_000);
-    scenarios.set(delivered!.json.id, 'webhook-delivery');
+    // The workflow id is the delivery's (one per event and endpoint).
+    const [delivery] = await deliveriesOf(api, delivered!.json.id);
+    scenarios.set(delivery!.id, 'webhook-delivery');
+    // A delivery that may never be made (a live event to the loopback URL) gives up at once.
+    const live = newTestEvent(retried.merchantId, { livemode: true });
+    const [refused] = await recordTestEvent(api, live);
+    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: refused!.id, eventId: live.id });
+    scenarios.set(refused!.id, 'webhook-delivery-refused');
   } finally {
     await retrying.close();
   }
