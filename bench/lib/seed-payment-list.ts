@@ -31,7 +31,10 @@ async function createMerchant(url: string): Promise<SeededMerchant> {
   }
 }
 
-/** The list merchant with `count` payments: the one already seeded if it has as many, else a new one. */
+/**
+ * The list merchant with `count` payments: the one already seeded if it has as many, else a new one
+ * (an earlier one of another size stays; the ids' salt holds the size, so the two never collide).
+ */
 export async function ensurePaymentListMerchant(url: string, count: number, log: (message: string) => void): Promise<PaymentListMerchant> {
   const existing = await withDb(url, async (db) => {
     try {
@@ -67,7 +70,7 @@ export async function ensurePaymentListMerchant(url: string, count: number, log:
           IF(x.seq % 20 = 0, NULL, x.created), IF(x.seq % 20 = 0, x.created, NULL), NULL, NULL, 'https://shop.example/return',
           '203.0.113.7', NULL, NULL, NULL, NULL, NULL, x.created, x.created, 3
         FROM (
-          SELECT s.seq, CONCAT('pay_', SUBSTRING(REPLACE(REPLACE(REPLACE(TO_BASE64(UNHEX(SHA2(CONCAT('list', s.seq), 256))), '+', 'x'), '/', 'Q'), '=', 'z'), 1, 24)) AS id,
+          SELECT s.seq, CONCAT('pay_', SUBSTRING(REPLACE(REPLACE(REPLACE(TO_BASE64(UNHEX(SHA2(CONCAT('list', ${count}, ':', s.seq), 256))), '+', 'x'), '/', 'Q'), '=', 'z'), 1, 24)) AS id,
             100 + (s.seq * 7919) % 99900 AS amount, ${nowSeconds} - (${count} - s.seq) AS created
           FROM seq_${from}_to_${to} s
         ) x
