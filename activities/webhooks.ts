@@ -30,8 +30,9 @@ export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]):
       if (!isDuplicateKeyError(error)) throw error;
       continue;
     }
-    // A callback repeats a status change its webhook event already counted.
-    if (!event.callbackUrl) deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
+    // A callback repeats a status change its webhook event already counted; `payment.refunded`
+    // repeats a refund's (the Payment's status stays).
+    if (!event.callbackUrl && event.type !== 'payment.refunded') deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
     const targets = await planDeliveries(deps.dataSource, deps.webhookSecrets, recorded);
     deps.relay.enqueue(event.id, targets, leaseUntilMs);
   }

@@ -53,7 +53,7 @@ export interface Context {
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const CARD_YEAR = new Date().getFullYear() + 3;
 
-function auth(key: string): Record<string, string> {
+export function auth(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };
 }
 
@@ -74,7 +74,7 @@ export function connectionsFor(rate: number, expectedSeconds: number): number {
   return Math.min(512, Math.max(32, Math.ceil(rate * expectedSeconds * 10)));
 }
 
-async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSeconds: number, base: Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'>,
+export async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSeconds: number, base: Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'>,
   hooks: { before?: () => Promise<void>; after?: (step: StepResult) => Promise<void> } = {}): Promise<StepResult[]> {
   const { before, after } = hooks;
   const results: StepResult[] = [];
@@ -103,7 +103,7 @@ async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSec
   return results;
 }
 
-function roundRobin<T>(items: T[]): () => T {
+export function roundRobin<T>(items: T[]): () => T {
   let i = 0;
   return () => items[i++ % items.length]!;
 }

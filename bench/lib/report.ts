@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Explained } from './explain';
 import type { Machine } from './machine';
 import { CODEC_SCENARIO, type StepResult } from '../scenarios';
+import { payoutTargets } from '../scenarios-payouts';
 import { endpointTargets } from '../scenarios-endpoints';
 
 export interface RunRecord {
@@ -172,6 +173,10 @@ export function checkTargets(steps: StepResult[]): TargetCheck[] {
   }
   for (const p of steps.filter((s) => s.scenario.startsWith('GET /v1/payouts') && s.targetRate !== null)) {
     checks.push({ target: `payouts p99 < 50 ms: ${p.scenario.replace('GET /v1/payouts ', '')}`, measured: `${ms(p.p99)} ms`, met: p.p99 < 50 });
+  }
+  checks.push(...payoutTargets(steps));
+  for (const e of steps.filter((s) => s.scenario.startsWith('GET /v1/events') && s.targetRate !== null)) {
+    checks.push({ target: `events p99 < 20 ms: ${e.scenario.replace('GET /v1/events ', '')}`, measured: `${ms(e.p99)} ms`, met: e.p99 < 20 });
   }
   checks.push(...endpointTargets(steps));
   for (const s of steps.filter((x) => x.webhookLag && x.targetRate !== null)) {

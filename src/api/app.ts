@@ -11,6 +11,7 @@ import { refuseTooManyHeaders } from './middleware/header-count';
 import { closeAfterUnreadBody } from './middleware/unread-body';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerDocsRoutes } from './routes/docs';
+import { registerEventRoutes } from './routes/events';
 import { registerHealthRoutes } from './routes/health';
 import { registerHostedPageRoutes } from './routes/hosted-page';
 import { registerPaymentRoutes } from './routes/payments';
@@ -35,6 +36,7 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerRefundRoutes(router, deps);
   registerShapeBRefundRoute(router, deps);
   registerPayoutRoutes(router, deps);
+  registerEventRoutes(router, deps);
   registerWebhookEndpointRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);

@@ -82,7 +82,7 @@ export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
 
 export type { WebhookEndpointStatus };
 
-/** A merchant's webhook endpoint in one mode (CONTRACT 14). Times in ms. */
+/** A merchant's webhook endpoint in one mode. Times in ms. */
 export interface WebhookEndpointRow {
   seq: number;
   id: string;
@@ -472,6 +472,13 @@ export const Event = new EntitySchema<EventRow>({
     relay_lease_until_ms: bigint(true),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],
+  indices: [
+    { name: 'idx_events_merchant', columns: ['merchant_id', 'seq'] },
+    { name: 'idx_events_scope', columns: ['merchant_id', 'livemode', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_type', columns: ['merchant_id', 'livemode', 'type', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_object', columns: ['merchant_id', 'livemode', 'object_id', 'seq'] },
+    { name: 'idx_events_created', columns: ['created_at'] },
+  ],
 });
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';

@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md, "Endpoints"; CONTRACT 14): which events an endpoint takes,
+// Webhook endpoints (docs/webhooks.md, "Endpoints"): which events an endpoint takes,
 // and the limits of the merchant-facing API. Pure and workflow-safe.
 import { SHAPE_B_VERSION } from './api-versions';
 import { EVENT_TYPES } from './events';

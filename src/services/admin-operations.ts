@@ -1,7 +1,8 @@
 // Operator operations on merchants and keys (docs/operations.md, "Merchants and keys"). The CLI in
 // cli.ts is a thin shell on these.
 import type { DataSource } from 'typeorm';
-import { ApiKey, Event, Merchant, WebhookAttempt, WebhookDelivery, type MerchantRow } from '../db/entities';
+import { ApiKey, Event, Merchant, WebhookDelivery, type MerchantRow } from '../db/entities';
+import { findEventWithAttempts, latestEventsOfMerchant } from '../read-models/events';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
@@ -144,13 +145,9 @@ export class AdminOperations {
   }
 
   async listEvents(merchantId: string, limit = 20) {
-    const events = await this.dataSource.getRepository(Event).find({ where: { merchant_id: merchantId }, order: { seq: 'DESC' }, take: limit });
-    const attempts = events.length
-      ? await this.dataSource.getRepository(WebhookAttempt).createQueryBuilder('a').where('a.event_id IN (:...ids)', { ids: events.map((e) => e.id) }).orderBy('a.seq', 'ASC').getMany()
-      : [];
+    const events = await latestEventsOfMerchant(this.dataSource, merchantId, limit);
     return {
-      events: events.map((e) => {
-        const mine = attempts.filter((a) => a.event_id === e.id);
+      events: events.map(({ event: e, attempts: mine }) => {
         const last = mine[mine.length - 1];
         return {
           id: e.id, type: e.type, object_id: e.object_id, livemode: e.livemode, created_at: e.created_at,
@@ -162,9 +159,9 @@ export class AdminOperations {
   }
 
   async eventAttempts(eventId: string) {
-    const event = await this.dataSource.getRepository(Event).findOneBy({ id: eventId });
-    if (!event) throw new AdminError(`no event ${eventId}`);
-    const attempts = await this.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: eventId }, order: { seq: 'ASC' } });
+    const found = await findEventWithAttempts(this.dataSource, null, eventId);
+    if (!found) throw new AdminError(`no event ${eventId}`);
+    const { event, attempts } = found;
     return {
       event: { id: event.id, type: event.type, object_id: event.object_id, merchant_id: event.merchant_id, payload: JSON.parse(event.payload) as unknown },
       deliveries: (await this.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: eventId }, order: { seq: 'ASC' } })).map((d) => ({

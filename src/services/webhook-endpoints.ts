@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md, "Endpoints"; CONTRACT 14): the merchant's API and the admin
+// Webhook endpoints (docs/webhooks.md, "Endpoints"): the merchant's API and the admin
 // command's `--webhook-url` work on the same rows. An endpoint belongs to one merchant and mode;
 // every read and write stays inside the caller's. Secrets are sealed at rest and shown once: in the
 // answer of a create and of a rotation.

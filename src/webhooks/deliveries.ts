@@ -88,6 +88,11 @@ export async function recordDeliveryOutcome(
   );
 }
 
+/** An attempt outside the schedule that got no 2xx: counted, the delivery's status and schedule unchanged. */
+export async function recordExtraAttempt(dataSource: DataSource, deliveryId: string, nowMs = Date.now()): Promise<void> {
+  await dataSource.query('UPDATE webhook_deliveries SET attempts = attempts + 1, updated_at = ? WHERE id = ?', [nowMs, deliveryId]);
+}
+
 /** A delivery whose schedule ended without a 2xx (3 days of retries, or nowhere to send it). */
 export async function giveUpDelivery(dataSource: DataSource, deliveryId: string, nowMs = Date.now()): Promise<void> {
   await dataSource.getRepository(WebhookDelivery).update({ id: deliveryId, status: 'pending' }, { status: 'failed', next_attempt_at: null, updated_at: nowMs });

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
 import { bodyForVersion, retryDelaySeconds } from '../domain/webhook-endpoints';
 import type { WorkerMetrics } from '../observability/worker-metrics';
-import { giveUpDelivery, recordDeliveryOutcome, type DeliveryTarget } from './deliveries';
+import { giveUpDelivery, recordDeliveryOutcome, recordExtraAttempt, type DeliveryTarget } from './deliveries';
 import type { DestinationPolicy } from './destination';
 import { postJson, REFUSED_PREFIX } from './http-post';
 import type { WebhookSecrets } from './secrets';
@@ -16,7 +16,8 @@ export interface DeliveryDeps {
   dataSource: DataSource;
   webhookSecrets: WebhookSecrets;
   webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number; destinations: DestinationPolicy };
-  metrics: WorkerMetrics;
+  /** A worker's, or the API's for the Events API's retries. */
+  metrics: Pick<WorkerMetrics, 'webhookDeliveries'>;
 }
 
 export type SkipReason = 'delivery missing' | 'endpoint disabled or deleted' | 'no signing secret';
@@ -37,6 +38,11 @@ export interface AttemptInput {
   target?: DeliveryTarget;
   /** The attempt's number when the caller knows it (the relay's first); else one more than recorded. */
   attempt?: number;
+  /**
+   * An attempt outside the delivery's schedule (`POST /v1/events/{id}/retry`): a 2xx marks the
+   * delivery succeeded; anything else is recorded and leaves its status and schedule as they were.
+   */
+  extra?: boolean;
 }
 
 /** The delivery as an attempt needs it, read back (the workflow's retries), or why there is nothing to send. */
@@ -92,9 +98,12 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
   });
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const refused = result.error?.startsWith(REFUSED_PREFIX) ?? false;
-  await recordDeliveryOutcome(deps.dataSource, target.id, delivered ? { status: 'succeeded', nextAttemptAt: null }
-    : refused ? { status: 'failed', nextAttemptAt: null }
-      : { status: 'pending', nextAttemptAt: nowMs + retryDelaySeconds(deps.webhooks.initialRetrySeconds, attempt) * 1000 }, nowMs);
+  if (input.extra && !delivered) await recordExtraAttempt(deps.dataSource, target.id, nowMs);
+  else {
+    await recordDeliveryOutcome(deps.dataSource, target.id, delivered ? { status: 'succeeded', nextAttemptAt: null }
+      : refused ? { status: 'failed', nextAttemptAt: null }
+        : { status: 'pending', nextAttemptAt: nowMs + retryDelaySeconds(deps.webhooks.initialRetrySeconds, attempt) * 1000 }, nowMs);
+  }
   deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
   if (delivered) return { kind: 'delivered' };
   if (refused) return { kind: 'refused', error: result.error! };

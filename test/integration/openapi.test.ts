@@ -341,7 +341,7 @@ describe('webhook endpoints', () => {
 
 describe('webhooks', () => {
   it('every webhook the changes above delivered matches the document: type, envelope, snapshot and signature headers', async () => {
-    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed',
+    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.refunded',
       'refund.processing', 'refund.succeeded', 'refund.failed', 'payout.pending', 'payout.failed'];
     const types = () => new Set(receiver.received.map((webhook) => webhook.json.type));
     await eventually(async () => types(), (seen) => expected.every((type) => seen.has(type)), 45_000, 250);
@@ -353,6 +353,25 @@ describe('webhooks', () => {
     await eventually(async () => callbacks.received, (list) => list.length > 0);
     for (const callback of callbacks.received) validator.validateCallback('POST', '/v1/payments/hpp', 'paymentCompletedB', JSON.parse(callback.body), callback.headers);
     expect(JSON.parse(callbacks.received[0]!.body)).toMatchObject({ object: 'payment', status: 'succeeded' });
+  });
+});
+
+describe('events', () => {
+  it('the events list, an event with its deliveries, and their errors match the document', async () => {
+    const page = await checked('GET', '/v1/events', '/v1/events?limit=100&type=payment.*', { key: merchant.testKey });
+    expect(page.status).toBe(200);
+    expect(page.json.data.length).toBeGreaterThan(0);
+    for (const event of page.json.data.slice(0, 5)) {
+      expect((await checked('GET', '/v1/events/{id}', `/v1/events/${event.id}`, { key: merchant.testKey })).status).toBe(200);
+    }
+    const retried = await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, { key: merchant.testKey });
+    expect(retried.status).toBe(200);
+    expectCode(await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, {
+      key: merchant.testKey, body: { webhook_endpoint_id: `we_${'0'.repeat(24)}` },
+    }), 404, 'object_not_found');
+    expectCode(await checked('GET', '/v1/events', '/v1/events?type=payment', { key: merchant.testKey }), 400, 'invalid_search_criteria');
+    expectCode(await checked('GET', '/v1/events/{id}', '/v1/events/evt_bad', { key: merchant.testKey }), 400, 'invalid_request');
+    expectCode(await checked('GET', '/v1/events/{id}', `/v1/events/evt_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
   });
 });
 

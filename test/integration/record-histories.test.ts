@@ -98,6 +98,13 @@ it('records every main path and replays the exported histories', async () => {
   expect([pendingOk.json.status, pendingBad.json.status]).toEqual(['PENDING', 'PENDING']);
   scenarios.set(pendingOk.json.id, 'payout-pending-then-succeeded');
   scenarios.set(pendingBad.json.id, 'payout-pending-then-failed');
+  // The first answer in time (one workflow task), and a provider that holds it back: answered
+  // PENDING at the deadline while the submission goes on as a regular activity.
+  const payoutOk = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4242424242424242') });
+  const payoutHung = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000007000000007') });
+  expect([payoutOk.json.status, payoutHung.json.status]).toEqual(['PROCESSING', 'PENDING']);
+  scenarios.set(payoutOk.json.id, 'payout-processing-then-succeeded');
+  scenarios.set(payoutHung.json.id, 'payout-provider-hangs');
 
   // Shape B: the Direct create waits in the `settled` update; a 3DS card is declined; a hosted
   // payment completed on its page calls its callback_url back.
@@ -127,6 +134,8 @@ it('records every main path and replays the exported histories', async () => {
   await eventually(() => call(api, 'GET', `/v1/payments/${refundable.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
   await payoutStatus(pendingOk.json.id, 'SUCCEEDED');
   await payoutStatus(pendingBad.json.id, 'FAILED');
+  await payoutStatus(payoutOk.json.id, 'SUCCEEDED');
+  await payoutStatus(payoutHung.json.id, 'SUCCEEDED');
   await eventually(async () => callbacks.received.length, (n) => n > 0);
   // A first attempt that succeeds is the worker's relay's, with no workflow; a delivery workflow
   // runs when it fails, so this merchant's endpoint answers 503 once, then 200.

@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md, "Endpoints"; CONTRACT 14): the merchant's control plane,
+// Webhook endpoints (docs/webhooks.md, "Endpoints"): the merchant's control plane,
 // and delivery per endpoint: each matching endpoint gets its own delivery, body shape and
 // signature, retried on its own.
 import { randomUUID } from 'node:crypto';

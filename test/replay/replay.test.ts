@@ -24,7 +24,7 @@ it('covers every workflow type and main path', () => {
   expect([...new Set(names.map((n) => n.replace(PATCH_PHASE, '')))].sort()).toEqual([
     'payment-frictionless', 'payment-3ds-authenticated', 'payment-3ds-expired', 'payment-declined', 'payment-unanswered-abandoned',
     'payment-with-refund', 'payment-with-failed-refund', 'refund-succeeded', 'refund-failed',
-    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'webhook-delivery', 'webhook-delivery-refused',
+    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'payout-processing-then-succeeded', 'payout-provider-hangs', 'webhook-delivery', 'webhook-delivery-refused',
     'payment-shape-b-direct', 'payment-shape-b-3ds-declined', 'payment-shape-b-hosted-callback',
   ].sort());
   // Before the first release no patch is phased out: every history is of the current code.

@@ -17,6 +17,7 @@ import {
   type OperationObject, type ParameterObject, type Reference, type ResponseObject,
 } from './types';
 import { eventSchemas, shapeBCallbacks, WEBHOOK_PARAMETERS, webhooks } from './webhooks';
+import { eventApiSchemas } from './events';
 
 /** `Service-Version: 2025-09-01` → `Payment`; ... for the components of each shape. */
 const componentsByVersion = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
@@ -69,6 +70,13 @@ const PARAMETERS: Record<string, ParameterObject> = {
     required: true,
     description: 'A Payout id. A malformed id is `400 invalid_request`; one of another merchant or mode is `404 object_not_found`.',
     schema: { type: 'string', pattern: '^po_[A-Za-z0-9]{24}$' },
+  },
+  EventId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'An event id. A malformed id is `400 invalid_request`; one of another merchant or mode is `404 object_not_found`.',
+    schema: { type: 'string', pattern: '^evt_[A-Za-z0-9]{24}$' },
   },
 };
 
@@ -262,7 +270,7 @@ export function buildOpenApiDocument(publicBaseUrl: string): OpenApiDocument {
     paths,
     webhooks: webhooks(),
     components: {
-      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas(), ...eventSchemas() },
+      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas(), ...eventSchemas(), ...eventApiSchemas() },
       parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
       headers: HEADERS,
       securitySchemes: {

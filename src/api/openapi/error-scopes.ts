@@ -29,10 +29,10 @@ export const ERROR_SCOPES = {
   invalid_api_key: 'authenticated',
   invalid_card: ['createPayout'],
   // A malformed path id; the Shape B refund has one too.
-  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID],
-  invalid_search_criteria: ['listPayments', 'listPayouts', 'listWebhookEndpoints'],
+  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
+  invalid_search_criteria: ['listPayments', 'listPayouts', 'listWebhookEndpoints', 'listEvents'],
   merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
-  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID],
+  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
   object_state_conflict: ['createPayment', 'createPayout'],
   // Includes a malformed or unknown Service-Version and an over-long Idempotency-Key.
   parameter_invalid: 'authenticated',

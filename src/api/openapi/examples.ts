@@ -185,6 +185,10 @@ export const EXAMPLES: Record<string, ExampleObject> = {
     summary: 'Partial refund',
     value: { payment_id: PAYMENT_ID, amount: 1500, reason: 'Damaged item' },
   },
+  retryEventRequest: {
+    summary: 'Send again to one endpoint',
+    value: { webhook_endpoint_id: 'we_4mQx8Rk2Lp7ZtV1cN9bH3sWd' },
+  },
   payoutRequest: {
     summary: 'Payout to a Visa card',
     value: {

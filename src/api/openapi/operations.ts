@@ -7,6 +7,7 @@ export type OperationId =
   | 'createPayment' | 'createHostedPayment' | 'listPayments' | 'retrievePayment'
   | 'createRefund' | 'refundPaymentB'
   | 'createPayout' | 'listPayouts' | 'retrievePayout'
+  | 'listEvents' | 'retrieveEvent' | 'retryEvent'
   | 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'retrieveWebhookEndpoint' | 'updateWebhookEndpoint'
   | 'deleteWebhookEndpoint' | 'rotateWebhookEndpointSecret'
   | 'getHealth' | 'getMetrics' | 'getOpenApiDocument' | 'getDocsPage';
@@ -20,7 +21,8 @@ export const TAGS: Record<Tag, string> = {
   'Webhook endpoints': 'Where events are sent: up to 16 endpoints per mode, each with its own `whsec_` secret, event filter, status '
     + 'and `api_version` (the body\'s shape). Each endpoint gets its own delivery of every event it takes, retried on its own. Shape A only.',
   Events: 'Webhooks: what the service POSTs to the merchant\'s endpoint on every status change, signed per Standard Webhooks. '
-    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast.',
+    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast. '
+    + 'Every event is kept at least 30 days: list them, read one with its deliveries and attempts, and send it again.',
   Service: 'Health, metrics and this reference. No authentication.',
 };
 
@@ -55,9 +57,9 @@ export interface OperationSpec {
    * answers `404 resource_not_found` for it. The router test keeps this flag honest.
    */
   served: boolean;
-  pathParameter?: 'PaymentId' | 'PayoutId' | 'WebhookEndpointId';
+  pathParameter?: 'PaymentId' | 'PayoutId' | 'WebhookEndpointId' | 'EventId';
   /** Component name of the joi query schema whose keys become query parameters. */
-  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery' | 'ListWebhookEndpointsQuery';
+  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery' | 'ListWebhookEndpointsQuery' | 'ListEventsQuery';
   /** Component schema of the JSON request body per shape. */
   requestBody?: Partial<Record<Shape, string>>;
   /** The body may be left out (every field has a default). */
@@ -356,6 +358,56 @@ export const OPERATIONS: readonly OperationSpec[] = [
     requestBodyOptional: true,
     requestExamples: ['rotateWebhookSecretRequest'],
     responses: [{ status: 200, description: 'The endpoint, with its new secret.', json: { A: 'WebhookEndpointWithSecret' }, examples: ['webhookEndpointRotated'] }],
+  },
+  {
+    id: 'listEvents',
+    method: 'get',
+    path: '/v1/events',
+    tag: 'Events',
+    summary: 'List events',
+    description: 'Newest first, stable across pages while new events are raised (`starting_after` / `ending_before` with an event id, '
+      + 'not both). Filters combine: `type` (repeatable; an exact type or a prefix wildcard such as `payment.*`), `object_id`, '
+      + 'the creation time, and `delivery_success`. Events are kept at least 30 days. A bad value is `400 invalid_search_criteria`.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    query: 'ListEventsQuery',
+    responses: [{ status: 200, description: 'One page of events.', json: { A: 'EventList' } }],
+  },
+  {
+    id: 'retrieveEvent',
+    method: 'get',
+    path: '/v1/events/{id}',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'The event as delivered, with one entry in `deliveries` per webhook endpoint it was sent to: its status, every attempt '
+      + '(oldest first) and when the next one is due.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'EventId',
+    responses: [{ status: 200, description: 'The event with its deliveries.', json: { A: 'EventWithDeliveries' } }],
+  },
+  {
+    id: 'retryEvent',
+    method: 'post',
+    path: '/v1/events/{id}/retry',
+    tag: 'Events',
+    summary: 'Send an event again',
+    description: 'One new attempt now to each webhook endpoint the event was sent to (or only to `webhook_endpoint_id`), whatever earlier '
+      + 'attempts did: the same `webhook-id`, a fresh timestamp and signature. The answer comes after the attempts, with the event as '
+      + 'retrieve shows it. An endpoint the event was not sent to is `404 object_not_found`.',
+    authenticated: true,
+    create: true,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'EventId',
+    requestBody: { A: 'RetryEventRequest' },
+    requestBodyOptional: true,
+    requestExamples: ['retryEventRequest'],
+    responses: [{ status: 200, description: 'The event with its deliveries, the new attempts included.', json: { A: 'EventWithDeliveries' } }],
   },
   {
     id: 'getHealth',

@@ -7,6 +7,7 @@ import parse from 'joi-to-json';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
 import { createPayoutSchema, listPayoutsQuerySchema } from '../schemas/payouts';
 import { createRefundSchema } from '../schemas/refunds';
+import { listEventsQuerySchema, retryEventSchema } from '../schemas/events';
 import { createWebhookEndpointSchema, listWebhookEndpointsQuerySchema, rotateWebhookSecretSchema, updateWebhookEndpointSchema } from '../schemas/webhook-endpoints';
 import { EVENT_TYPES } from '../../domain/events';
 import { MAX_CHARACTERS_META } from '../schemas/common';
@@ -104,6 +105,10 @@ const REQUEST_BODIES: Record<string, RequestSchemaSource> = {
       merchant_reference: MERCHANT_REFERENCE,
     },
   },
+  RetryEventRequest: {
+    joi: retryEventSchema,
+    notes: { webhook_endpoint_id: 'Only this endpoint (one the event was sent to); without it, every endpoint the event was sent to.' },
+  },
 };
 
 const ENDPOINT_URL = 'Absolute `http` or `https` URL without credentials, at most 2048 characters. Live mode: it must resolve to public '
@@ -171,6 +176,19 @@ const REQUEST_QUERIES: Record<string, RequestSchemaSource> = {
       'created[lt]': CREATED_LT,
       'amount[gte]': 'Amount at least this many minor units.',
       'amount[lte]': 'Amount at most this many minor units.',
+    },
+  },
+  ListEventsQuery: {
+    joi: listEventsQuerySchema,
+    notes: {
+      limit: 'Page size.',
+      starting_after: 'Event id: the page after it (newer-to-older order). Not with `ending_before`.',
+      ending_before: 'Event id: the page before it. Not with `starting_after`.',
+      type: 'Repeatable: an event type, or a prefix wildcard such as `payment.*` (every `payment.` type). An event matches any one.',
+      object_id: 'Only the events of this Payment, Refund or Payout.',
+      'created[gte]': CREATED_GTE,
+      'created[lt]': CREATED_LT,
+      delivery_success: '`true`: every delivery of the event succeeded (an event sent to no endpoint counts); `false`: at least one has not (yet).',
     },
   },
 };

@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md, "Endpoints"; CONTRACT 14): create, list, retrieve, update,
+// Webhook endpoints (docs/webhooks.md, "Endpoints"): create, list, retrieve, update,
 // delete, rotate the secret. Shape A only. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';

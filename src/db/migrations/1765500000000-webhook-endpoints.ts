@@ -1,4 +1,4 @@
-// Webhook endpoints (CONTRACT 14): a merchant has several per mode, each with its own secret,
+// Webhook endpoints: a merchant has several per mode, each with its own secret,
 // event filter, status and api_version, and each event gets one delivery per matching endpoint,
 // retried on its own. A merchant's single operator-set `webhook_url` becomes one endpoint per
 // mode (it received both modes' events), `enabled_events` ["*"], its default version, its current
