@@ -4,7 +4,7 @@
 //
 // Options:
 //   --full               full mode (refuses when the 1-minute load average is above 1.5 unless --force)
-//   --only=a,b           scenarios: baseline,sandbox,create,codec,create3ds,webhook,get,payouts,refunds,explain,postgres
+//   --only=a,b           scenarios: baseline,sandbox,create,payout-submit,codec,create3ds,webhook,endpoints,get,payment-list,payouts,events,refunds,payout-hanging,explain,postgres
 //   --label=name         also keep the raw results as bench/results/<name>.json
 //   --reuse-db           keep a seeded database of the same size from an earlier --keep-db run
 //   --keep-db            do not drop the bench database at the end
@@ -28,6 +28,9 @@
 // BENCH_DATABASE_URL names the database (its name must start with payments_bench);
 // BENCH_CPU_PROFILE_DIR=dir writes a V8 CPU profile of every bench process there on stop;
 // BENCH_TRACE_DIR=dir keeps every step's per-request results (read them with `vegeta encode`);
+// BENCH_LIST_PAYMENTS=N gives the payment list steps' merchant N payments (default: the mode's payments);
+// BENCH_EVENTS=N seeds N events for the events scenario instead of the mode's count, and
+// BENCH_EVENTS_SECONDS=N runs its queries at 20/s for N seconds each;
 // BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,6 +46,10 @@ import { samplePayments, seed, withDb, type Seeded } from './lib/seed';
 import { startPostgresTemporal } from './lib/temporal-postgres';
 import { FULL_PLAN, SHORT_PAYOUT_QUERIES, SHORT_PLAN } from './plans';
 import * as s from './scenarios';
+import * as sp from './scenarios-payouts';
+import { explainPaymentLists } from './lib/explain-payment-list';
+import { listEventsRun } from './scenarios-events';
+import { endpointScenarios } from './scenarios-endpoints';
 
 const BENCH_DIR = path.join(PROJECT_ROOT, 'bench');
 
@@ -130,7 +137,12 @@ async function main(): Promise<void> {
   loadGenerator(log);
   const webhookUrl = `http://127.0.0.1:${PORTS.receiver}/webhooks`;
   const seeded = await seedOrReuse(databaseUrl, plan, flags.has('reuse-db'), webhookUrl);
-  if (flags.has('no-webhooks')) await withDb(databaseUrl, (db) => db.query('UPDATE merchants SET webhook_url = NULL'));
+  if (flags.has('no-webhooks')) {
+    await withDb(databaseUrl, async (db) => {
+      await db.query('UPDATE merchants SET webhook_url = NULL');
+      await db.query('UPDATE webhook_endpoints SET deleted_at = 1 WHERE deleted_at IS NULL');
+    });
+  }
   const bufferPoolGib = Number(flags.get('buffer-pool-gib') ?? 4);
   const bufferPool = bufferPoolGib > 0 ? await ensureBufferPool(databaseUrl, bufferPoolGib, log) : null;
   running.add(async () => { await bufferPool?.restore(); });
@@ -153,15 +165,21 @@ async function main(): Promise<void> {
     if (which === 'sqlite') await step('sandbox', () => s.baselineSandbox(ctx));
     await step('create', () => s.createFrictionless(ctx));
     if (which === 'postgres') return results;
+    await step('payout-submit', () => sp.submitPayouts(ctx));
     await step('codec', () => s.codecCost(ctx));
     await step('create3ds', () => s.create3ds(ctx));
     if (plan.webhook.rate > 0) await step('webhook', () => s.webhookLagRun(ctx));
+    if (!flags.has('no-webhooks')) await step('endpoints', () => endpointScenarios(ctx));
     await step('get', () => s.getPaymentById(ctx));
+    await step('payment-list', () => sp.listPaymentsAtScale(ctx));
     await step('payouts', async () => {
       const all = await s.payoutQueries(ctx);
       return s.listPayouts(ctx, full ? all : all.filter((q) => SHORT_PAYOUT_QUERIES.includes(q.label)));
     });
+    await step('events', () => listEventsRun(ctx));
     await step('refunds', async () => [...await s.refundsHot(ctx), ...await s.refundsSpread(ctx, full ? 100 : 10)]);
+    // Last: the provider holds these answers past the step's end.
+    await step('payout-hanging', () => sp.submitPayoutsHanging(ctx));
     return results;
   };
 
@@ -186,6 +204,7 @@ async function main(): Promise<void> {
     const [payment] = await samplePayments(databaseUrl, seeded.payments, 1);
     const queries = await s.payoutQueries({ env, seeded, plan, databaseUrl, log });
     explain = await explainReadPaths(databaseUrl, payment!, seeded.payoutMerchant.merchantId, queries);
+    explain.push(...await explainPaymentLists({ env, seeded, plan, databaseUrl, log }));
   }
 
   if ((full && !flags.has('no-postgres') && wants('postgres')) || flags.has('postgres')) {

@@ -53,7 +53,7 @@ export interface Context {
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const CARD_YEAR = new Date().getFullYear() + 3;
 
-function auth(key: string): Record<string, string> {
+export function auth(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };
 }
 
@@ -70,11 +70,11 @@ function paymentBody(cardNumber: string, amount = 4999): string {
 const WARM_UP_CONNECTIONS = 4;
 
 /** Connections for a paced step: enough that a slow answer does not hold back the next request. */
-function connectionsFor(rate: number, expectedSeconds: number): number {
+export function connectionsFor(rate: number, expectedSeconds: number): number {
   return Math.min(512, Math.max(32, Math.ceil(rate * expectedSeconds * 10)));
 }
 
-async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSeconds: number, base: Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'>,
+export async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSeconds: number, base: Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'>,
   hooks: { before?: () => Promise<void>; after?: (step: StepResult) => Promise<void> } = {}): Promise<StepResult[]> {
   const { before, after } = hooks;
   const results: StepResult[] = [];
@@ -103,7 +103,7 @@ async function steps(ctx: Context, scenario: string, plan: StepPlan, expectedSec
   return results;
 }
 
-function roundRobin<T>(items: T[]): () => T {
+export function roundRobin<T>(items: T[]): () => T {
   let i = 0;
   return () => items[i++ % items.length]!;
 }
@@ -140,13 +140,13 @@ export function baselineSandbox(ctx: Context): Promise<StepResult[]> {
 
 // --- Creates and webhook lag -------------------------------------------------------------------
 
-interface ReceivedEvent { objectId: string; type: string; createdAt: number; arrivedAtMs: number }
+export interface ReceivedEvent { objectId: string; type: string; createdAt: number; arrivedAtMs: number; path?: string }
 
-async function receiverReset(ctx: Context): Promise<void> {
+export async function receiverReset(ctx: Context): Promise<void> {
   await fetch(`${ctx.env.receiverUrl}/received`, { method: 'DELETE' });
 }
 
-async function receiverEvents(ctx: Context): Promise<ReceivedEvent[]> {
+export async function receiverEvents(ctx: Context): Promise<ReceivedEvent[]> {
   return (await (await fetch(`${ctx.env.receiverUrl}/received`)).json()) as ReceivedEvent[];
 }
 
@@ -168,7 +168,7 @@ async function webhookLag(ctx: Context, answered: Map<string, number>, type: str
   return { ...latencyStats(lags), expected: answered.size, delivered: firstArrival.size };
 }
 
-function createSpec(ctx: Context, card: string, answered: Map<string, number>, baseUrl = ctx.env.apiUrl): Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'> {
+export function createSpec(ctx: Context, card: string, answered: Map<string, number>, baseUrl = ctx.env.apiUrl): Omit<LoadSpec, 'name' | 'rate' | 'durationSeconds' | 'connections'> {
   const nextMerchant = roundRobin(ctx.seeded.merchants);
   const body = paymentBody(card);
   return {
@@ -241,7 +241,7 @@ export async function create3ds(ctx: Context): Promise<StepResult[]> {
  * Waits until deliveries stop arriving at the receiver: a saturation step just before leaves
  * thousands of events queued, and a lag step started then would measure that backlog.
  */
-async function receiverQuiet(ctx: Context, quietMs = 3000, maxMs = 120_000): Promise<void> {
+export async function receiverQuiet(ctx: Context, quietMs = 3000, maxMs = 120_000): Promise<void> {
   const deadline = Date.now() + maxMs;
   let seen = -1;
   let since = Date.now();

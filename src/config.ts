@@ -47,6 +47,11 @@ export interface Config {
   sandboxSettleMs: number;
   /** How long a synchronous create waits on its workflow before answering 503. */
   workflowUpdateTimeoutMs: number;
+  /**
+   * How long a Payout submission waits for the provider's first answer before the API answers
+   * `201 PENDING`; the submission goes on in the background under the same provider key.
+   */
+  payoutAnswerWithinMs: number;
   idempotencyRetentionSeconds: number;
   shapeBIdempotencyTtlSeconds: number;
   idempotencyLeaseMs: number;
@@ -63,6 +68,10 @@ export interface Config {
   webhookRelaySweepSeconds: number;
   /** How often each worker forgets CVCs older than any authorization could need (`cvcMaxAgeSeconds`). */
   vaultSweepSeconds: number;
+  /** Events (and their deliveries and attempts) are kept this many days, never fewer than 30, then purged. */
+  eventRetentionDays: number;
+  /** How often each API process purges events past their retention. */
+  eventPurgeIntervalSeconds: number;
   /** The service's own limit per API key (token bucket): sustained rate and burst. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -146,6 +155,8 @@ export function loadConfig(): Config {
     paymentActionTtlSeconds: int('PAYMENT_ACTION_TTL_SECONDS', 900),
     sandboxSettleMs: int('SANDBOX_SETTLE_MS', 1000),
     workflowUpdateTimeoutMs: int('WORKFLOW_UPDATE_TIMEOUT_MS', 25000),
+    // It runs inside one workflow task (a local activity), so it stays well under the task's 10 s time-out.
+    payoutAnswerWithinMs: boundedInt('PAYOUT_ANSWER_WITHIN_MS', 1200, 100, 5000),
     idempotencyRetentionSeconds: int('IDEMPOTENCY_RETENTION_SECONDS', 30 * 24 * 3600),
     shapeBIdempotencyTtlSeconds: int('SHAPE_B_IDEMPOTENCY_TTL_SECONDS', 24 * 3600),
     idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),
@@ -157,6 +168,8 @@ export function loadConfig(): Config {
     webhookRelayLeaseSeconds: int('WEBHOOK_RELAY_LEASE_SECONDS', 30),
     webhookRelaySweepSeconds: int('WEBHOOK_RELAY_SWEEP_SECONDS', 5),
     vaultSweepSeconds: int('VAULT_SWEEP_SECONDS', 60),
+    eventRetentionDays: eventRetentionDays(),
+    eventPurgeIntervalSeconds: bound('EVENT_PURGE_INTERVAL_SECONDS', 3600),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
     rateLimitBurst: int('RATE_LIMIT_BURST', 200),
     http: {
@@ -169,6 +182,13 @@ export function loadConfig(): Config {
     ...operations,
     ...codecSettings(operations.temporalUiPort),
   };
+}
+
+/** Merchants are promised 30 days: a shorter setting is refused at startup rather than silently raised. */
+function eventRetentionDays(): number {
+  const days = int('EVENT_RETENTION_DAYS', 30);
+  if (days < 30) throw new Error(`EVENT_RETENTION_DAYS must be at least 30 (events are kept at least 30 days), got ${days}`);
+  return days;
 }
 
 function optionalInt(name: string): number | null {

@@ -1,15 +1,17 @@
 // PayoutWorkflow: one per Payout (workflow id = payout id), started with Update-with-Start. It is
 // the single writer of its Payout, and reads as its two phases. Submission: it submits once and
 // answers the `submit` update with the status that first answer gives; an answer that proves
-// nothing (429, 5xx, timeout) leaves the Payout PENDING. Resolution: it looks the Payout up at the
-// provider under its idempotency key, and submits again (same key) only when the provider says it
-// never received it, on durable timers with exponential backoff, until the Payout is terminal. There
-// is no completion deadline. History stays bounded through continue-as-new. Deterministic: imports
-// only @temporalio/workflow, the contracts, other workflow modules, activity types and pure modules.
+// nothing (429, 5xx, timeout) leaves the Payout PENDING, and so does an answer that has not come
+// within `answerWithinMs`: the update answers PENDING then, and the same submission goes on in the
+// background under the same provider key. Resolution: it looks the Payout up at the provider under
+// its idempotency key, and submits again (same key) only when the provider says it never received
+// it, on durable timers with exponential backoff, until the Payout is terminal. There is no
+// completion deadline. History stays bounded through continue-as-new. Deterministic: imports only
+// @temporalio/workflow, the contracts, other workflow modules, activity types and pure modules.
 import {
-  allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
-import type { PayoutActivities } from '../activities/payout';
+import type { PayoutActivities, SubmitPayoutInput } from '../activities/payout';
 import { failureMessage } from '../src/domain/failure-codes';
 import { isTerminalPayoutStatus, nextPollInterval, pollDelayMs, type PayoutView, type PollHint } from '../src/domain/payout';
 import type { Lookup, PayoutAnswer } from '../src/provider/types';
@@ -32,15 +34,29 @@ const lookup = proxyActivities<PayoutActivities>({
 
 export const PayoutWorkflow: PayoutWorkflowFn = async (input) => {
   const { settings, cardToken } = input;
+  /**
+   * The first attempt runs as a local activity, inside the workflow task that answers the update:
+   * one workflow task and no activity task when the provider answers in time. A task lost with its
+   * attempt runs it again under the same provider key, which gets the same payout back. A server
+   * timer could not cut it short (its firing waits for the task the attempt holds), so the
+   * attempt's own time-out is the answer's deadline.
+   */
+  const firstAttempt = proxyLocalActivities<PayoutActivities>({
+    startToCloseTimeout: settings.answerWithinMs,
+    retry: { maximumAttempts: 1 },
+  });
   let submitted = input.resolving !== undefined;
+  /** The `submit` update may answer: the first answer is in history, or it was late and the Payout is answered PENDING. */
+  let answered = submitted;
   let intervalSeconds = input.resolving?.intervalSeconds ?? settings.initialSeconds;
   let hint: PollHint = input.resolving?.hint ?? {};
   const projection = new Projection(input.payout, {
     record: (payout) => ({ kind: 'payout', payout }),
     owner: { merchantId: input.payout.merchant_id, livemode: input.payout.livemode },
-    open: true,
-    // A continued run starts from a Payout its previous run had already projected.
-    projected: submitted,
+    // Nothing is written before the update answers (the API records that answer itself); a
+    // continued run starts from a Payout its previous run had already projected.
+    open: answered,
+    projected: answered,
   });
   const payout = () => projection.state;
   const queueEvent = () => projection.queueEvent({ kind: 'payout', payout: payout() }, payout().status);
@@ -77,9 +93,20 @@ export const PayoutWorkflow: PayoutWorkflowFn = async (input) => {
     }
   }
 
-  function submit(): Promise<ProviderAnswer> {
+  function submissionInput(): SubmitPayoutInput {
     const { id, livemode, amount, currency, recipient } = payout();
-    return orUnanswered(submission.submitPayout({ payoutId: id, livemode, cardToken, amount, currency, recipient }));
+    return { payoutId: id, livemode, cardToken, amount, currency, recipient };
+  }
+
+  function submit(): Promise<ProviderAnswer> {
+    return orUnanswered(submission.submitPayout(submissionInput()));
+  }
+
+  /** The update may answer now; the read model and the events follow from here. */
+  function answer(): void {
+    if (payout().status === 'PENDING') queueEvent(); // an answer that proves nothing, or none yet: payout.pending
+    answered = true;
+    projection.open();
   }
 
   async function poll(): Promise<void> {
@@ -96,16 +123,26 @@ export const PayoutWorkflow: PayoutWorkflowFn = async (input) => {
   }
 
   setHandler(payoutQuery, () => payout());
+  // The API records this answer in the read model before it replies, so the update does not wait
+  // for the projector's activity and the workflow task after it.
   setHandler(submitPayoutUpdate, async () => {
-    await condition(() => submitted);
-    await projection.projected();
+    await condition(() => answered);
     return payout();
   });
 
   // Submission.
   if (!submitted) {
-    change(outcome(await submit()));
-    if (payout().status === 'PENDING') queueEvent(); // a first answer that proves nothing: payout.pending
+    let first: ProviderAnswer;
+    try {
+      first = await firstAttempt.submitPayout(submissionInput());
+    } catch {
+      // No answer within `answerWithinMs` (or the attempt failed): the merchant hears PENDING now,
+      // and the submission goes on as a regular activity, retried, under the same provider key.
+      answer();
+      first = await submit();
+    }
+    change(outcome(first));
+    if (!answered) answer();
     submitted = true;
   }
 

@@ -1,15 +1,16 @@
-// WebhookDeliveryWorkflow: one per delivery that needs retries (workflow id = event id, or a resend
-// id). The relay makes an event's first attempt without a workflow and starts this one only when
-// that attempt failed or never happened. Temporal's activity retries are the delivery schedule:
-// exponential backoff up to an hour, for up to 3 days, each attempt bounded by its own timeout.
-// The same webhook-id goes out every time.
-import { proxyActivities, sleep } from '@temporalio/workflow';
+// WebhookDeliveryWorkflow: one per delivery (an event to one endpoint) that needs retries; workflow
+// id = the delivery id, or a resend's id. The relay makes a delivery's first attempt without a
+// workflow and starts this one only when that attempt failed or never happened. Temporal's
+// activity retries are the delivery schedule: exponential backoff up to an hour, for up to 3 days,
+// each attempt bounded by its own timeout. The same webhook-id goes out every time.
+import { proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
 import type { WebhookDeliveryWorkflowFn } from './contracts/webhook-delivery';
 
 export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) => {
-  // After the relay's failed attempts the schedule goes on where they left it: the next attempt
-  // waits the delay it would have waited, and the backoff continues from there.
+  // After the relay's failed attempts the schedule goes on where they left it: the workflow was
+  // started with the delay the next attempt would have waited (start-delivery.ts), and the backoff
+  // continues from there.
   const before = input.attemptsBefore ?? 0;
   const delaySeconds = (attempt: number) => Math.min(input.initialRetrySeconds * 2 ** attempt, 3600);
   const { deliverEvent } = proxyActivities<WebhookActivities>({
@@ -20,14 +21,16 @@ export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) 
       initialInterval: `${delaySeconds(before)} seconds`,
       backoffCoefficient: 2,
       maximumInterval: '1 hour',
-      nonRetryableErrorTypes: ['WebhookRefused', 'EventMissing'],
+      nonRetryableErrorTypes: ['WebhookRefused', 'DeliveryMissing'],
     },
   });
+  const { giveUpDelivery } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30 seconds' });
   try {
-    if (before > 0) await sleep(`${delaySeconds(before - 1)} seconds`);
     return await deliverEvent(input);
   } catch {
-    // Out of attempts or refused: the attempts table says why; the workflow ends, nothing else fails.
+    // Out of attempts or refused: the attempts table says why; the delivery is marked failed, and
+    // nothing else fails.
+    await giveUpDelivery(input.deliveryId);
     return { delivered: false, reason: 'not delivered' };
   }
 };

@@ -22,7 +22,7 @@ export interface Explained {
   queries: ExplainedQuery[];
 }
 
-class Recorder implements TypeOrmLogger {
+export class Recorder implements TypeOrmLogger {
   queries: Array<{ sql: string; parameters: unknown[] }> = [];
   logQuery(query: string, parameters?: unknown[]): void {
     if (/^\s*(SELECT|WITH)/i.test(query)) this.queries.push({ sql: query, parameters: parameters ?? [] });
@@ -34,7 +34,7 @@ class Recorder implements TypeOrmLogger {
   log(): void {}
 }
 
-async function explainAll(dataSource: DataSource, recorder: Recorder): Promise<ExplainedQuery[]> {
+export async function explainAll(dataSource: DataSource, recorder: Recorder): Promise<ExplainedQuery[]> {
   const recorded = recorder.queries;
   recorder.queries = [];
   const out: ExplainedQuery[] = [];

@@ -1,6 +1,7 @@
 // The bench's webhook endpoint, in its own process so the load generator's event loop does not
-// delay arrival stamps. It answers 200 at once and remembers (object id, event type, arrival ms);
-// GET /received hands the list to the harness, DELETE /received clears it.
+// delay arrival stamps. It answers 200 at once and remembers (object id, event type, arrival ms,
+// path: a merchant's endpoints differ by path); GET /received hands the list to the harness,
+// DELETE /received clears it. Paths under /down stand for an endpoint that is down: 503, not kept.
 import http from 'node:http';
 
 interface Arrival {
@@ -8,6 +9,7 @@ interface Arrival {
   type: string;
   createdAt: number;
   arrivedAtMs: number;
+  path: string;
 }
 
 const port = Number(process.env.PORT ?? 13359);
@@ -24,13 +26,18 @@ const server = http.createServer((req, res) => {
     res.writeHead(204).end();
     return;
   }
+  if (req.url?.startsWith('/down')) {
+    req.resume();
+    req.on('end', () => res.writeHead(503).end());
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const arrivedAtMs = Date.now();
     try {
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; created_at: number; data: { object: { id: string } } };
-      arrivals.push({ objectId: event.data.object.id, type: event.type, createdAt: event.created_at, arrivedAtMs });
+      arrivals.push({ objectId: event.data.object.id, type: event.type, createdAt: event.created_at, arrivedAtMs, path: req.url ?? '' });
     } catch {
       // not an event: still answered, never recorded
     }

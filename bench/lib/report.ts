@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import type { Explained } from './explain';
 import type { Machine } from './machine';
 import { CODEC_SCENARIO, type StepResult } from '../scenarios';
+import { payoutTargets } from '../scenarios-payouts';
+import { endpointTargets } from '../scenarios-endpoints';
 import { refundTargets } from './targets-refunds';
 
 export interface RunRecord {
@@ -173,6 +175,11 @@ export function checkTargets(steps: StepResult[]): TargetCheck[] {
   for (const p of steps.filter((s) => s.scenario.startsWith('GET /v1/payouts') && s.targetRate !== null)) {
     checks.push({ target: `payouts p99 < 50 ms: ${p.scenario.replace('GET /v1/payouts ', '')}`, measured: `${ms(p.p99)} ms`, met: p.p99 < 50 });
   }
+  checks.push(...payoutTargets(steps));
+  for (const e of steps.filter((s) => s.scenario.startsWith('GET /v1/events') && s.targetRate !== null)) {
+    checks.push({ target: `events p99 < 20 ms: ${e.scenario.replace('GET /v1/events ', '')}`, measured: `${ms(e.p99)} ms`, met: e.p99 < 20 });
+  }
+  checks.push(...endpointTargets(steps));
   checks.push(...refundTargets(steps));
   for (const s of steps.filter((x) => x.webhookLag && x.targetRate !== null)) {
     checks.push({ target: `webhook lag p99 < 1 s (${s.scenario}, ${s.name})`, measured: `${ms(s.webhookLag!.p99)} ms (${s.webhookLag!.delivered}/${s.webhookLag!.expected} delivered)`, met: s.webhookLag!.p99 < 1000 && s.webhookLag!.delivered === s.webhookLag!.expected });

@@ -27,7 +27,7 @@ export interface Seeded {
 }
 
 /** Pseudo-random id body: 24 characters of [A-Za-z0-9] derived from a salt and the row number. */
-function idSql(prefix: string, salt: string, seqExpr: string): string {
+export function idSql(prefix: string, salt: string, seqExpr: string): string {
   return `CONCAT('${prefix}', SUBSTRING(REPLACE(REPLACE(REPLACE(TO_BASE64(UNHEX(SHA2(CONCAT('${salt}', ${seqExpr}), 256))), '+', 'x'), '/', 'Q'), '=', 'z'), 1, 24))`;
 }
 

@@ -35,8 +35,8 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
-/** Starts a new delivery of an event; injected so the command needs Temporal only for resends. */
-export type StartDelivery = (eventId: string, deliveryId: string) => Promise<void>;
+/** Starts a resend of one delivery; injected so the command needs Temporal only for resends. */
+export type StartDelivery = (target: { eventId: string; deliveryId: string; workflowId: string }) => Promise<void>;
 
 export async function runAdmin(argv: string[], ops: AdminOperations, startDelivery?: StartDelivery): Promise<unknown> {
   const { values, positionals } = parseArgs({
@@ -79,10 +79,10 @@ export async function runAdmin(argv: string[], ops: AdminOperations, startDelive
   }
   if (group === 'events' && action === 'attempts' && target) return ops.eventAttempts(target);
   if (group === 'events' && action === 'resend' && target) {
-    const { eventId, deliveryId } = await ops.resendTarget(target);
+    const targets = await ops.resendTargets(target);
     if (!startDelivery) throw new AdminError('resend needs Temporal');
-    await startDelivery(eventId, deliveryId);
-    return { event_id: eventId, delivery_id: deliveryId };
+    for (const resend of targets) await startDelivery(resend);
+    return { event_id: target, resends: targets.map((t) => ({ delivery_id: t.deliveryId, workflow_id: t.workflowId, url: t.url })) };
   }
   throw new AdminError(USAGE);
 }
@@ -104,10 +104,10 @@ async function main(): Promise<void> {
   await migrate(cfg.databaseUrl);
   const dataSource = await openDataSource(cfg.databaseUrl);
   try {
-    const startDelivery: StartDelivery = async (eventId, deliveryId) => {
+    const startDelivery: StartDelivery = async (resend) => {
       const temporal = await connectTemporal(cfg);
       try {
-        await startWebhookDelivery({ temporal, taskQueue: cfg.taskQueue, webhooks: { initialRetrySeconds: cfg.webhookInitialRetrySeconds } }, eventId, deliveryId);
+        await startWebhookDelivery({ temporal, taskQueue: cfg.taskQueue, webhooks: { initialRetrySeconds: cfg.webhookInitialRetrySeconds } }, resend, 0, resend.workflowId);
       } finally {
         await temporal.connection.close();
       }

@@ -11,6 +11,7 @@ import { refuseTooManyHeaders } from './middleware/header-count';
 import { closeAfterUnreadBody } from './middleware/unread-body';
 import { registerCheckoutRoutes } from './routes/checkout';
 import { registerDocsRoutes } from './routes/docs';
+import { registerEventRoutes } from './routes/events';
 import { registerHealthRoutes } from './routes/health';
 import { registerHostedPageRoutes } from './routes/hosted-page';
 import { registerPaymentRoutes } from './routes/payments';
@@ -18,6 +19,7 @@ import { registerShapeBRefundRoute } from './routes/payments-shape-b';
 import { registerPayoutRoutes } from './routes/payouts';
 import { registerProviderNotificationRoutes } from './routes/provider-notifications';
 import { registerRefundRoutes } from './routes/refunds';
+import { registerWebhookEndpointRoutes } from './routes/webhook-endpoints';
 
 export function createApp(deps: Deps): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -34,6 +36,8 @@ export function createApp(deps: Deps): Koa<RequestState> {
   registerRefundRoutes(router, deps);
   registerShapeBRefundRoute(router, deps);
   registerPayoutRoutes(router, deps);
+  registerEventRoutes(router, deps);
+  registerWebhookEndpointRoutes(router, deps);
   registerProviderNotificationRoutes(router, deps);
   registerCheckoutRoutes(router, deps);
   registerHostedPageRoutes(router, deps);

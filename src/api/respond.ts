@@ -22,7 +22,11 @@ export interface IdempotentCreate {
   /** Shape B keys expire after 24 hours; Shape A keys are kept for the retention period. */
   retentionSeconds?: number;
   create: (objectId: string, retry: boolean) => Promise<{ status: number; body: unknown }>;
+  /** The answer holds a secret (a webhook endpoint's): the copy kept for replays is sealed at rest. */
+  sealSavedBody?: boolean;
 }
+
+const SEALED = 'sealed:';
 
 export async function respondIdempotently(ctx: AppContext, deps: Deps, spec: IdempotentCreate): Promise<void> {
   const auth = authOf(ctx);
@@ -37,10 +41,12 @@ export async function respondIdempotently(ctx: AppContext, deps: Deps, spec: Ide
     leaseMs: deps.config.idempotencyLeaseMs,
   }, async (objectId, retry) => {
     const result = await spec.create(objectId, retry);
-    return { status: result.status, body: JSON.stringify(result.body) };
+    const body = JSON.stringify(result.body);
+    return { status: result.status, body: spec.sealSavedBody ? SEALED + deps.secretBox.seal(body, auth.apiKeyId) : body };
   });
   ctx.status = outcome.response.status;
   ctx.type = 'application/json';
   if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
-  ctx.body = outcome.response.body;
+  const saved = outcome.response.body;
+  ctx.body = saved.startsWith(SEALED) ? deps.secretBox.open(saved.slice(SEALED.length), auth.apiKeyId) : saved;
 }

@@ -10,6 +10,7 @@ import { TokenBuckets } from '../domain/rate-limit';
 import { every } from '../background/every';
 import { createApp } from './app';
 import type { Deps } from '../services/context';
+import { purgeExpiredEvents } from '../services/events';
 import { IdempotencyStore } from '../services/idempotency';
 import { createHttpServer } from './transport';
 
@@ -38,11 +39,14 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
   if (config.port === 0 && !config.publicBaseUrlSet) config.publicBaseUrl = `http://127.0.0.1:${port}`;
   // Idempotency records past their retention are purged hourly.
   const purge = every(3600_000, () => new IdempotencyStore(dataSource).purgeExpired(), (error) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
+  // Events past their retention go too (docs/events.md, "Retention").
+  const eventPurge = every(config.eventPurgeIntervalSeconds * 1000, () => purgeExpiredEvents(dataSource, config.eventRetentionDays), (error) => logger.warn({ err: String(error) }, 'event purge failed'));
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
     async close() {
       purge.stop();
+      eventPurge.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.connection.close();

@@ -57,6 +57,16 @@ export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise
   return parseJsonObject(await readBodyText(ctx, limitBytes));
 }
 
+/** For operations whose body is optional: nothing at all is `{}`; else as readJsonBody. */
+export async function readOptionalJsonBody(ctx: AppContext, limitBytes: number): Promise<Record<string, unknown>> {
+  const raw = await readBodyText(ctx, limitBytes);
+  if (raw.trim() === '') return {};
+  if (!ctx.is('application/json')) {
+    throw new ApiError('request_body_invalid', { message: 'The request body must be JSON sent with Content-Type: application/json.' });
+  }
+  return parseJsonObject(raw);
+}
+
 /** For operations without a body: nothing at all, or the empty JSON object `{}`. */
 export async function readEmptyJsonBody(ctx: AppContext, limitBytes: number): Promise<void> {
   const raw = await readBodyText(ctx, limitBytes);

@@ -4,6 +4,7 @@
 // for byte on MySQL/MariaDB (a binary NO PAD collation, the default of every table and of the
 // database since migration 1765300000000) as it does on SQLite.
 import { EntitySchema, type ValueTransformer } from 'typeorm';
+import type { WebhookEndpointStatus } from '../domain/webhook-endpoints';
 
 /** BIGINT arrives as a string from some drivers; every amount we store fits a safe integer. */
 const bigintNumber: ValueTransformer = {
@@ -54,6 +55,8 @@ export const Merchant = new EntitySchema<MerchantRow>({
 export interface WebhookSecretRow {
   id: string;
   merchant_id: string;
+  /** The webhook endpoint it signs for; null: the merchant's own secret (Shape B `callback_url` deliveries). */
+  endpoint_id: string | null;
   secret_ciphertext: string;
   created_at: number;
   /** Set when rotated out: the old secret still signs until then. */
@@ -66,11 +69,59 @@ export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
   columns: {
     id: { ...varchar(32), primary: true },
     merchant_id: varchar(32),
+    endpoint_id: varchar(32, true),
     secret_ciphertext: text(false),
     created_at: bigint(),
     expires_at: bigint(true),
   },
-  indices: [{ name: 'idx_webhook_secrets_merchant', columns: ['merchant_id'] }],
+  indices: [
+    { name: 'idx_webhook_secrets_merchant', columns: ['merchant_id'] },
+    { name: 'idx_webhook_secrets_endpoint', columns: ['endpoint_id'] },
+  ],
+});
+
+export type { WebhookEndpointStatus };
+
+/** A merchant's webhook endpoint in one mode. Times in ms. */
+export interface WebhookEndpointRow {
+  seq: number;
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  enabled_events: string;
+  description: string | null;
+  api_version: string;
+  status: WebhookEndpointStatus;
+  /** The endpoint the admin command's `--webhook-url` manages (one per mode). */
+  operator_managed: boolean;
+  created_at: number;
+  updated_at: number;
+  /** Deleted endpoints stay, so that their deliveries and attempts keep naming them. */
+  deleted_at: number | null;
+}
+
+export const WebhookEndpoint = new EntitySchema<WebhookEndpointRow>({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  columns: {
+    seq: seq(),
+    id: varchar(32),
+    merchant_id: varchar(32),
+    livemode: boolean(),
+    url: varchar(2048),
+    enabled_events: text(false),
+    description: varchar(500, true),
+    api_version: varchar(10),
+    status: varchar(10),
+    operator_managed: { ...boolean(), default: false },
+    created_at: bigint(),
+    updated_at: bigint(),
+    deleted_at: bigint(true),
+  },
+  uniques: [{ name: 'uq_webhook_endpoints_id', columns: ['id'] }],
+  indices: [{ name: 'idx_webhook_endpoints_scope', columns: ['merchant_id', 'livemode', 'seq'] }],
 });
 
 export type Mode = 'test' | 'live';
@@ -392,12 +443,14 @@ export interface EventRow {
   object_id: string;
   /** The exact JSON body delivered to the merchant. */
   payload: string;
-  /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook URL. */
+  /** The body for endpoints on 2024-06-01: the event with the Shape B payment (payment events only). */
+  payload_b: string | null;
+  /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook endpoints. */
   endpoint: string | null;
   created_at: number;
   /**
-   * Set while the recording worker's relay owns the first delivery attempt (until this time, ms);
-   * null once the event was delivered, refused, had no endpoint or went to a delivery workflow.
+   * Set while the recording worker's relay owns the first attempts of the event's deliveries (until
+   * this time, ms); null once each was delivered, refused or went to a delivery workflow.
    */
   relay_lease_until_ms: number | null;
 }
@@ -413,17 +466,69 @@ export const Event = new EntitySchema<EventRow>({
     type: varchar(40),
     object_id: varchar(40),
     payload: text(false),
+    payload_b: text(),
     endpoint: varchar(2048, true),
     created_at: bigint(),
     relay_lease_until_ms: bigint(true),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],
+  indices: [
+    { name: 'idx_events_merchant', columns: ['merchant_id', 'seq'] },
+    { name: 'idx_events_scope', columns: ['merchant_id', 'livemode', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_type', columns: ['merchant_id', 'livemode', 'type', 'seq', 'created_at'] },
+    { name: 'idx_events_scope_object', columns: ['merchant_id', 'livemode', 'object_id', 'seq'] },
+    { name: 'idx_events_created', columns: ['created_at'] },
+  ],
+});
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One event to one endpoint (or to a Shape B `callback_url`), retried on its own. Times in ms. */
+export interface WebhookDeliveryRow {
+  seq: number;
+  id: string;
+  event_id: string;
+  /** Null for a Shape B `callback_url` delivery. */
+  endpoint_id: string | null;
+  merchant_id: string;
+  livemode: boolean;
+  /** The URL at the time of the event. */
+  url: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const WebhookDelivery = new EntitySchema<WebhookDeliveryRow>({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  columns: {
+    seq: seq(),
+    id: varchar(32),
+    event_id: varchar(32),
+    endpoint_id: varchar(32, true),
+    merchant_id: varchar(32),
+    livemode: boolean(),
+    url: varchar(2048),
+    status: varchar(10),
+    attempts: { type: 'int' },
+    next_attempt_at: bigint(true),
+    created_at: bigint(),
+    updated_at: bigint(),
+  },
+  uniques: [
+    { name: 'uq_webhook_deliveries_id', columns: ['id'] },
+    { name: 'uq_webhook_deliveries_event_endpoint', columns: ['event_id', 'endpoint_id'] },
+  ],
+  indices: [{ name: 'idx_webhook_deliveries_event', columns: ['event_id'] }],
 });
 
 export interface WebhookAttemptRow {
   seq: number;
   event_id: string;
-  /** The delivery workflow that made the attempt (a resend is a new delivery of the same event). */
+  /** The webhook_deliveries id of the delivery (an admin resend: that id and a suffix). */
   delivery_id: string;
   attempt: number;
   endpoint: string;
@@ -449,4 +554,4 @@ export const WebhookAttempt = new EntitySchema<WebhookAttemptRow>({
   },
 });
 
-export const ENTITIES = [Merchant, WebhookSecret, ApiKey, IdempotencyRecord, CardVault, Payment, Refund, Payout, Event, WebhookAttempt];
+export const ENTITIES = [Merchant, WebhookSecret, WebhookEndpoint, ApiKey, IdempotencyRecord, CardVault, Payment, Refund, Payout, Event, WebhookDelivery, WebhookAttempt];

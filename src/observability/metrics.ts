@@ -12,6 +12,11 @@ export class ApiMetrics {
     labelNames: ['route', 'method', 'status'] as const, registers: [this.registry],
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
+  /** Attempts of `POST /v1/events/{id}/retry`, made by the API itself (the workers count theirs). */
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts of event retries by result (delivered, failed, refused, timeout).',
+    labelNames: ['result'] as const, registers: [this.registry],
+  });
   readonly workflowOutcomes = new Counter({
     name: 'workflow_outcomes_total', help: 'Statuses answered by synchronous workflow operations.',
     labelNames: ['workflow', 'status'] as const, registers: [this.registry],

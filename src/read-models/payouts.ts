@@ -1,4 +1,5 @@
-// The Payout read model: written by PayoutWorkflow's projection activity, read by GET and list.
+// The Payout read model: written by PayoutWorkflow's projection activity and by the API with the
+// submission's answer, read by GET and list.
 import { LessThan, type DataSource, type Repository } from 'typeorm';
 import { Payout, type PayoutRow } from '../db/entities';
 import type { CardBrand } from '../domain/cards';
@@ -12,6 +13,7 @@ import { planPayoutList, type PayoutFilters, type PayoutListCounts } from './pay
 import { findPage, lookUpCount } from './payout-list-queries';
 import { pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound, type SeqPage } from './seq-pages';
 import { indexNewPayout, regroupPayout } from './payout-search-index';
+import { retryingDeadlocks } from './versioned-upsert';
 
 export function payoutToRow(view: PayoutView): Omit<PayoutRow, 'seq'> {
   return {
@@ -73,16 +75,21 @@ export function rowToPayout(row: PayoutRow): PayoutView {
  * The row, version-guarded, and beside it in the same transaction what the list reads: on the
  * first write the search suffixes and the counts, on a later write the move between count groups.
  */
-export async function recordPayoutProjection(dataSource: DataSource, view: PayoutView): Promise<void> {
+/** `likelyNew`: the Payout a submission answers, which the projector has usually not written yet. */
+export async function recordPayoutProjection(dataSource: DataSource, view: PayoutView, options: { likelyNew?: boolean } = {}): Promise<void> {
   const row = payoutToRow(view);
   const group = { status: row.status, currency: row.currency, brand: row.destination_brand };
-  await dataSource.transaction(async (manager) => {
+  // The API (the submission's answer) and the projector write a new payout at the same moment.
+  await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
     const repo = manager.getRepository(Payout);
-    for (let attempt = 0; attempt < 2; attempt += 1) {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // A row that is almost always new goes straight to its insert: a concurrent writer then waits
+      // on this row's lock instead of both taking gap locks and one losing a deadlock.
+      const tryInsertFirst = options.likelyNew && attempt === 0;
       const read = repo.createQueryBuilder('p').select(['p.seq', 'p.version', 'p.status', 'p.currency', 'p.destination_brand']).where('p.id = :id', { id: row.id });
       // The row lock orders concurrent writes of this payout, so its counts move once per change.
       if (isMysql(manager)) read.setLock('pessimistic_write');
-      const existing = await read.getOne();
+      const existing = tryInsertFirst ? null : await read.getOne();
       if (existing) {
         const updated = await repo.update({ id: row.id, version: LessThan(row.version) }, row);
         if (!updated.affected) return; // already at this version or newer
@@ -98,7 +105,7 @@ export async function recordPayoutProjection(dataSource: DataSource, view: Payou
         if (!isDuplicateKeyError(error)) throw error; // a concurrent first write won: read it and update
       }
     }
-  });
+  }));
 }
 
 export async function findPayout(dataSource: DataSource, scope: Scope, id: string): Promise<PayoutView | null> {

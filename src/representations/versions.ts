@@ -1,7 +1,8 @@
 // API versions (docs/api-reference.md, "Versions and shapes"): each version date selects one shape
 // of the interface.
-export const SHAPE_B_VERSION = '2024-06-01';
-export const SHAPE_A_VERSION = '2025-09-01';
+import { SHAPE_A_VERSION, SHAPE_B_VERSION } from '../domain/api-versions';
+
+export { SHAPE_A_VERSION, SHAPE_B_VERSION };
 export const KNOWN_VERSIONS = [SHAPE_B_VERSION, SHAPE_A_VERSION] as const;
 export type ApiVersion = (typeof KNOWN_VERSIONS)[number];
 export type Shape = 'A' | 'B';

@@ -1,7 +1,8 @@
 // Operator operations on merchants and keys (docs/operations.md, "Merchants and keys"). The CLI in
 // cli.ts is a thin shell on these.
 import type { DataSource } from 'typeorm';
-import { ApiKey, Event, Merchant, WebhookAttempt, type MerchantRow } from '../db/entities';
+import { ApiKey, Event, Merchant, WebhookDelivery, type MerchantRow } from '../db/entities';
+import { findEventWithAttempts, latestEventsOfMerchant } from '../read-models/events';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
@@ -9,6 +10,7 @@ import { DEFAULT_VERSION, isKnownVersion } from '../representations/versions';
 import type { SecretBox } from '../vault/crypto';
 import { urlRefusal, type DestinationPolicy } from '../webhooks/destination';
 import { WebhookSecrets } from '../webhooks/secrets';
+import { WebhookEndpointService } from './webhook-endpoints';
 
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'SEK', 'KWD'];
 
@@ -45,28 +47,36 @@ export interface CreateMerchantInput {
 }
 
 export class AdminOperations {
-  constructor(private readonly dataSource: DataSource, private readonly box: SecretBox, private readonly destinations: DestinationPolicy) {}
+  private readonly endpoints: WebhookEndpointService;
+
+  constructor(private readonly dataSource: DataSource, private readonly box: SecretBox, private readonly destinations: DestinationPolicy) {
+    this.endpoints = new WebhookEndpointService(dataSource, box, destinations);
+  }
 
   async createMerchant(input: CreateMerchantInput) {
     if (!input.name.trim()) throw new AdminError('--name is required');
     const id = newId('merchant');
     const ts = now();
     let webhookSecret = '';
+    const defaultVersion = checkVersion(input.defaultVersion ?? DEFAULT_VERSION);
+    const webhookUrl = input.webhookUrl ? checkUrl(input.webhookUrl, this.destinations) : null;
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(Merchant).insert({
         id,
         name: input.name,
-        default_version: checkVersion(input.defaultVersion ?? DEFAULT_VERSION),
+        default_version: defaultVersion,
         currencies: input.currencies ? parseCurrencies(input.currencies) : DEFAULT_CURRENCIES.join(','),
         payments_enabled: true,
         payouts_enabled: true,
         provisioned: true,
-        webhook_url: input.webhookUrl ? checkUrl(input.webhookUrl, this.destinations) : null,
+        webhook_url: webhookUrl,
         created_at: ts,
         updated_at: ts,
       });
-      webhookSecret = await new WebhookSecrets(manager.connection, this.box).add(id);
+      webhookSecret = await new WebhookSecrets(manager, this.box).add({ merchantId: id, endpointId: null });
     });
+    // The URL is the merchant's operator-managed webhook endpoint in each mode, signed with that secret.
+    if (webhookUrl) await this.endpoints.setOperatorUrl(id, webhookUrl, defaultVersion);
     const testKey = await this.createKey({ merchantId: id, mode: 'test' });
     const liveKey = await this.createKey({ merchantId: id, mode: 'live' });
     return { merchant_id: id, test_key: testKey.key, live_key: liveKey.key, webhook_secret: webhookSecret };
@@ -84,6 +94,7 @@ export class AdminOperations {
     if (changes.defaultVersion !== undefined) patch.default_version = checkVersion(changes.defaultVersion);
     if (changes.webhookUrl !== undefined) patch.webhook_url = changes.webhookUrl === '' ? null : checkUrl(changes.webhookUrl, this.destinations);
     await repo.update({ id }, patch);
+    if (patch.webhook_url !== undefined) await this.endpoints.setOperatorUrl(id, patch.webhook_url, patch.default_version ?? merchant.default_version);
     return this.showMerchant(id);
   }
 
@@ -122,21 +133,21 @@ export class AdminOperations {
     return { key };
   }
 
-  /** A new signing secret; the current ones keep signing for `graceSeconds` (both signatures sent). */
+  /**
+   * A new signing secret for the merchant's `--webhook-url` endpoints and its callbacks; the current
+   * ones keep signing for `graceSeconds` (both signatures sent). Endpoints the merchant created
+   * through the API rotate their own secrets.
+   */
   async rotateWebhookSecret(merchantId: string, graceSeconds: number) {
     await this.showMerchant(merchantId);
-    const secret = await new WebhookSecrets(this.dataSource, this.box).rotate(merchantId, graceSeconds);
+    const secret = await this.endpoints.rotateOperatorSecret(merchantId, graceSeconds);
     return { webhook_secret: secret, previous_secrets_expire_at: Math.floor(Date.now() / 1000) + graceSeconds };
   }
 
   async listEvents(merchantId: string, limit = 20) {
-    const events = await this.dataSource.getRepository(Event).find({ where: { merchant_id: merchantId }, order: { seq: 'DESC' }, take: limit });
-    const attempts = events.length
-      ? await this.dataSource.getRepository(WebhookAttempt).createQueryBuilder('a').where('a.event_id IN (:...ids)', { ids: events.map((e) => e.id) }).orderBy('a.seq', 'ASC').getMany()
-      : [];
+    const events = await latestEventsOfMerchant(this.dataSource, merchantId, limit);
     return {
-      events: events.map((e) => {
-        const mine = attempts.filter((a) => a.event_id === e.id);
+      events: events.map(({ event: e, attempts: mine }) => {
         const last = mine[mine.length - 1];
         return {
           id: e.id, type: e.type, object_id: e.object_id, livemode: e.livemode, created_at: e.created_at,
@@ -148,11 +159,15 @@ export class AdminOperations {
   }
 
   async eventAttempts(eventId: string) {
-    const event = await this.dataSource.getRepository(Event).findOneBy({ id: eventId });
-    if (!event) throw new AdminError(`no event ${eventId}`);
-    const attempts = await this.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: eventId }, order: { seq: 'ASC' } });
+    const found = await findEventWithAttempts(this.dataSource, null, eventId);
+    if (!found) throw new AdminError(`no event ${eventId}`);
+    const { event, attempts } = found;
     return {
       event: { id: event.id, type: event.type, object_id: event.object_id, merchant_id: event.merchant_id, payload: JSON.parse(event.payload) as unknown },
+      deliveries: (await this.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: eventId }, order: { seq: 'ASC' } })).map((d) => ({
+        delivery_id: d.id, webhook_endpoint_id: d.endpoint_id, url: d.url, status: d.status, attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at === null ? null : new Date(d.next_attempt_at).toISOString(),
+      })),
       attempts: attempts.map((a) => ({
         delivery_id: a.delivery_id, attempt: a.attempt, endpoint: a.endpoint, status_code: a.status_code,
         error: a.error, latency_ms: a.latency_ms, attempted_at: new Date(a.attempted_at_ms).toISOString(),
@@ -160,11 +175,17 @@ export class AdminOperations {
     };
   }
 
-  /** Checks the event exists and names a fresh delivery for it; the caller starts the workflow. */
-  async resendTarget(eventId: string) {
+  /**
+   * Checks the event exists and names a resend of each of its deliveries (a workflow id of its
+   * own, its attempts counted on the delivery); the caller starts the workflows.
+   */
+  async resendTargets(eventId: string) {
     const event = await this.dataSource.getRepository(Event).findOneBy({ id: eventId });
     if (!event) throw new AdminError(`no event ${eventId}`);
-    return { eventId, deliveryId: `${eventId}_resend_${Date.now()}` };
+    const deliveries = await this.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: eventId }, order: { seq: 'ASC' } });
+    if (!deliveries.length) throw new AdminError(`event ${eventId} has no deliveries (no webhook endpoint took it)`);
+    const at = Date.now();
+    return deliveries.map((d) => ({ eventId, deliveryId: d.id, workflowId: `${d.id}_resend_${at}`, url: d.url }));
   }
 
   async revokeKey(key: string) {

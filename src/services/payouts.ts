@@ -1,11 +1,12 @@
 // Submitting Payouts: the business rules of a submission, then the PayoutWorkflow via
 // Update-with-Start. The destination card is vaulted here; only its token enters Temporal.
 import { createHmac } from 'node:crypto';
+import type { Config } from '../config';
 import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { parseIpLiteral } from '../domain/ip';
 import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, type PayoutView } from '../domain/payout';
-import { findPayout, listPayouts, type PayoutListQuery } from '../read-models/payouts';
+import { findPayout, listPayouts, recordPayoutProjection, type PayoutListQuery } from '../read-models/payouts';
 import { executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
 import { PollAttemptsKey, searchAttributesFor } from '../../workflows/contracts/search-attributes';
 import { payoutWorkflow, submitPayoutUpdate, type PayoutSettings, type PayoutWorkflowInput } from '../../workflows/contracts/payout';
@@ -20,8 +21,13 @@ export interface NewPayout {
   merchantReference: number | null;
 }
 
-/** Provider look-ups start after a second and back off to five minutes; no completion deadline. */
-export const PAYOUT_SETTINGS: PayoutSettings = { initialSeconds: 1, maxSeconds: 300, pollsPerRun: 100 };
+/**
+ * The first answer waits `payoutAnswerWithinMs` for the provider; provider look-ups start after a
+ * second and back off to five minutes; no completion deadline.
+ */
+export function payoutSettings(config: Config): PayoutSettings {
+  return { initialSeconds: 1, maxSeconds: 300, pollsPerRun: 100, answerWithinMs: config.payoutAnswerWithinMs };
+}
 
 /**
  * The destination card as it enters the idempotency fingerprint: a keyed digest, so the stored
@@ -89,9 +95,10 @@ export class PayoutService {
       completed_at: null,
       version: 0,
     };
-    const input: PayoutWorkflowInput = { payout, cardToken, settings: PAYOUT_SETTINGS };
+    const input: PayoutWorkflowInput = { payout, cardToken, settings: payoutSettings(config) };
+    let answer: PayoutView;
     try {
-      return await executeUpdateWithStart(this.deps.temporal, config.workflowUpdateTimeoutMs, submitPayoutUpdate, {
+      answer = await executeUpdateWithStart(this.deps.temporal, config.workflowUpdateTimeoutMs, submitPayoutUpdate, {
         workflow: payoutWorkflow,
         workflowId: payoutId,
         taskQueue: config.taskQueue,
@@ -111,5 +118,10 @@ export class PayoutService {
       }
       throw new ApiError('service_unavailable');
     }
+    // Read-your-writes without waiting for the workflow's projector: the update's answer is
+    // persisted workflow state, and the versioned write lets the projector's own write of this or
+    // a later version land in any order.
+    await recordPayoutProjection(dataSource, answer, { likelyNew: true });
+    return answer;
   }
 }

@@ -1,7 +1,9 @@
-// Starting the WebhookDeliveryWorkflow of an event: from the relay when a first attempt failed (or
-// never happened), and from the admin command's resend. Idempotent by delivery id.
+// Starting the WebhookDeliveryWorkflow of a delivery: from the relay when a first attempt failed (or
+// never happened), and from the admin command's resend. Idempotent by workflow id: the delivery id,
+// or a resend's own id.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startWorkflow } from './calls';
+import { retryDelaySeconds } from '../domain/webhook-endpoints';
 import { webhookDeliveryWorkflow, type DeliveryInput } from '../../workflows/contracts/webhook-delivery';
 
 export interface DeliveryStarterDeps {
@@ -10,19 +12,25 @@ export interface DeliveryStarterDeps {
   webhooks: { initialRetrySeconds: number };
 }
 
-/** Starts the delivery workflow of an event; an already started one is fine (at-least-once). */
-export async function startDelivery(deps: DeliveryStarterDeps, eventId: string, deliveryId: string, attemptsBefore = 0): Promise<void> {
-  const input: DeliveryInput = { eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds };
+/**
+ * Starts a delivery's workflow; an already started one is fine (at-least-once). After failed
+ * attempts it starts when the next one is due: a delayed start has no workflow task (and no timer)
+ * until then, which matters when an endpoint is down and every event to it gets a workflow.
+ */
+export async function startDelivery(
+  deps: DeliveryStarterDeps, delivery: { deliveryId: string; eventId: string }, attemptsBefore = 0, workflowId = delivery.deliveryId,
+): Promise<void> {
+  const input: DeliveryInput = { deliveryId: delivery.deliveryId, eventId: delivery.eventId, initialRetrySeconds: deps.webhooks.initialRetrySeconds };
   if (attemptsBefore > 0) input.attemptsBefore = attemptsBefore;
   try {
     await startWorkflow(deps.temporal, webhookDeliveryWorkflow, {
-      workflowId: deliveryId,
+      workflowId,
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      ...(attemptsBefore > 0 ? { startDelay: `${retryDelaySeconds(deps.webhooks.initialRetrySeconds, attemptsBefore)} seconds` } : {}),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
 }
-

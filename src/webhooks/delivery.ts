@@ -1,10 +1,12 @@
-// One attempt to deliver an event: read it (unless its recorder hands it over), sign it with the
-// merchant's active secrets, POST it, record the attempt. Shared by the relay's first attempt and
-// the WebhookDeliveryWorkflow's retries, so both send the same bytes under the same webhook-id and
-// count in the same attempts table.
+// One attempt of a delivery: read it (unless the relay hands it over as planned), sign it with the
+// endpoint's active secrets, POST it, record the attempt and where the delivery stands. Shared by
+// the relay's first attempt and the WebhookDeliveryWorkflow's retries, so both send the same bytes
+// under the same webhook-id (the event id) and count in the same attempts table.
 import type { DataSource } from 'typeorm';
-import { Event, WebhookAttempt, type EventRow } from '../db/entities';
+import { Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
+import { bodyForVersion, retryDelaySeconds } from '../domain/webhook-endpoints';
 import type { WorkerMetrics } from '../observability/worker-metrics';
+import { giveUpDelivery, recordDeliveryOutcome, recordExtraAttempt, type DeliveryTarget } from './deliveries';
 import type { DestinationPolicy } from './destination';
 import { postJson, REFUSED_PREFIX } from './http-post';
 import type { WebhookSecrets } from './secrets';
@@ -13,53 +15,95 @@ import { signWebhook } from './signing';
 export interface DeliveryDeps {
   dataSource: DataSource;
   webhookSecrets: WebhookSecrets;
-  webhooks: { attemptTimeoutMs: number; destinations: DestinationPolicy };
-  metrics: WorkerMetrics;
+  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number; destinations: DestinationPolicy };
+  /** A worker's, or the API's for the Events API's retries. */
+  metrics: Pick<WorkerMetrics, 'webhookDeliveries'>;
 }
+
+export type SkipReason = 'delivery missing' | 'endpoint disabled or deleted' | 'no signing secret';
 
 export type AttemptOutcome =
   /** A 2xx answer: done. */
   | { kind: 'delivered' }
-  /** Nothing to do: no endpoint, or no such event. Not retried. */
-  | { kind: 'skipped'; reason: 'no webhook endpoint configured' | 'event missing' }
+  /** Nothing to send: no such delivery, or its endpoint is gone or disabled. Not retried. */
+  | { kind: 'skipped'; reason: SkipReason }
   /** The destination may never be called (destination.ts: a live event to a private address, a port of the service). Not retried. */
   | { kind: 'refused'; error: string }
   /** No 2xx (an error answer, a time-out, a reset): retried with backoff. */
   | { kind: 'failed'; error: string };
 
-/** What an attempt sends: the event as recorded. */
-export type DeliverableEvent = Pick<EventRow, 'id' | 'merchant_id' | 'livemode' | 'payload' | 'endpoint'>;
-
 export interface AttemptInput {
-  eventId: string;
-  /** The event as its recorder just wrote it, so that the relay's first attempt does not read it back. */
-  event?: DeliverableEvent;
-  /** The delivery this attempt belongs to: the event id, or a resend's id. */
   deliveryId: string;
-  /** 1 for the first attempt of the delivery. */
-  attempt: number;
+  /** The delivery as its planner just wrote it, so that the relay's first attempt reads nothing back. */
+  target?: DeliveryTarget;
+  /** The attempt's number when the caller knows it (the relay's first); else one more than recorded. */
+  attempt?: number;
+  /**
+   * An attempt outside the delivery's schedule (`POST /v1/events/{id}/retry`): a 2xx marks the
+   * delivery succeeded; anything else is recorded and leaves its status and schedule as they were.
+   */
+  extra?: boolean;
+}
+
+/** The delivery as an attempt needs it, read back (the workflow's retries), or why there is nothing to send. */
+async function loadTarget(deps: DeliveryDeps, deliveryId: string): Promise<{ target: DeliveryTarget; attempts: number } | { skip: SkipReason }> {
+  const { dataSource } = deps;
+  const delivery = await dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId });
+  const event = delivery && await dataSource.getRepository(Event).findOneBy({ id: delivery.event_id });
+  if (!delivery || !event) return { skip: 'delivery missing' };
+  let body = event.payload;
+  if (delivery.endpoint_id !== null) {
+    const endpoint = await dataSource.getRepository(WebhookEndpoint).findOneBy({ id: delivery.endpoint_id });
+    if (!endpoint || endpoint.deleted_at !== null || endpoint.status !== 'enabled') return { skip: 'endpoint disabled or deleted' };
+    body = bodyForVersion(event, endpoint.api_version);
+  }
+  const secrets = await deps.webhookSecrets.signing({ merchantId: delivery.merchant_id, endpointId: delivery.endpoint_id });
+  return {
+    attempts: delivery.attempts,
+    target: {
+      id: delivery.id, eventId: delivery.event_id, merchantId: delivery.merchant_id, livemode: delivery.livemode,
+      endpointId: delivery.endpoint_id, url: delivery.url, body, secrets,
+    },
+  };
 }
 
 export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): Promise<AttemptOutcome> {
-  const event = input.event ?? await deps.dataSource.getRepository(Event).findOneBy({ id: input.eventId });
-  if (!event) return { kind: 'skipped', reason: 'event missing' };
-  const target = await deps.webhookSecrets.signingTarget(event.merchant_id);
-  const endpoint = event.endpoint ?? target?.webhookUrl;
-  if (!target || !endpoint) return { kind: 'skipped', reason: 'no webhook endpoint configured' };
-  const headers = signWebhook(event.id, new Date(), event.payload, target.secrets);
-  const result = await postJson(endpoint, event.payload, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, livemode: event.livemode, policy: deps.webhooks.destinations });
+  let target = input.target;
+  let attempt = input.attempt ?? 1;
+  if (!target) {
+    const loaded = await loadTarget(deps, input.deliveryId);
+    if ('skip' in loaded) {
+      await giveUpDelivery(deps.dataSource, input.deliveryId);
+      return { kind: 'skipped', reason: loaded.skip };
+    }
+    target = loaded.target;
+    attempt = input.attempt ?? loaded.attempts + 1;
+  }
+  if (!target.secrets.length) {
+    await giveUpDelivery(deps.dataSource, target.id);
+    return { kind: 'skipped', reason: 'no signing secret' };
+  }
+  const headers = signWebhook(target.eventId, new Date(), target.body, target.secrets);
+  const result = await postJson(target.url, target.body, { ...headers }, { timeoutMs: deps.webhooks.attemptTimeoutMs, livemode: target.livemode, policy: deps.webhooks.destinations });
+  const nowMs = Date.now();
   await deps.dataSource.getRepository(WebhookAttempt).insert({
-    event_id: event.id,
-    delivery_id: input.deliveryId,
-    attempt: input.attempt,
-    endpoint,
+    event_id: target.eventId,
+    delivery_id: target.id,
+    attempt,
+    endpoint: target.url,
     status_code: result.statusCode,
     error: result.error,
     latency_ms: result.latencyMs,
-    attempted_at_ms: Date.now(),
+    attempted_at_ms: nowMs,
   });
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const refused = result.error?.startsWith(REFUSED_PREFIX) ?? false;
+  if (input.extra && !delivered) await recordExtraAttempt(deps.dataSource, target.id, nowMs);
+  else {
+    await recordDeliveryOutcome(deps.dataSource, target.id, delivered ? { status: 'succeeded', nextAttemptAt: null }
+      : refused ? { status: 'failed', nextAttemptAt: null }
+        : { status: 'pending', nextAttemptAt: nowMs + retryDelaySeconds(deps.webhooks.initialRetrySeconds, attempt) * 1000 }, nowMs);
+  }
   deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
   if (delivered) return { kind: 'delivered' };
   if (refused) return { kind: 'refused', error: result.error! };

@@ -1,24 +1,29 @@
-// The relay: an event's first delivery attempt, made by the worker process that recorded the event,
-// without a workflow. Most endpoints answer 2xx at once, and a workflow per event (its start, two
-// workflow tasks, an activity) was a third of a create's CPU. A WebhookDeliveryWorkflow (Temporal's
-// retries for 3 days, visible to operators) starts only when that attempt fails or cannot be made.
+// The relay: the first attempt of each delivery, made by the worker process that recorded the
+// event, without a workflow. Most endpoints answer 2xx at once, and a workflow per delivery (its
+// start, two workflow tasks, an activity) was a third of a create's CPU. A WebhookDeliveryWorkflow
+// (Temporal's retries for 3 days, visible to operators) starts only for a delivery whose first
+// attempt fails or cannot be made. Each delivery is its own piece of work: one endpoint that is
+// down or slow never holds up another's attempt (and it may hold at most a share of the relay's
+// slots: past that, its deliveries go straight to workflows).
 //
 // Nothing is lost when a process dies: each event is written with a lease (`relay_lease_until_ms`)
-// in the activity that records it, and is settled (lease cleared) only once it was delivered,
-// refused, had no endpoint, or was handed to a workflow. The sweeper of every worker hands events
-// whose lease ran out unsettled to a workflow. An attempt that reached the endpoint just before its
-// process died may be made again: delivery is at least once, under the same webhook-id.
-import { LessThan } from 'typeorm';
+// in the activity that records it, and is settled (lease cleared) only once every delivery of it
+// was delivered, refused, or handed to a workflow. The sweeper of every worker takes over events
+// whose lease ran out unsettled: it plans their deliveries if the recorder died before it could,
+// and hands every delivery still pending to a workflow. An attempt that reached the endpoint just
+// before its process died may be made again: delivery is at least once, under the same webhook-id.
+import { In, LessThan } from 'typeorm';
 import { every, type Repeating } from '../background/every';
-import { Event, WebhookAttempt } from '../db/entities';
+import { Event, WebhookDelivery } from '../db/entities';
 import type { Logger } from '../observability/logger';
-import { attemptDelivery, type DeliverableEvent, type DeliveryDeps } from './delivery';
 import { startDelivery, type DeliveryStarterDeps } from '../temporal/start-delivery';
+import { planDeliveries, type DeliveryTarget } from './deliveries';
+import { attemptDelivery, type DeliveryDeps } from './delivery';
 
 export type RelayDeps = DeliveryDeps & DeliveryStarterDeps & { logger: Logger };
 
 export interface RelaySettings {
-  /** How long the recording process owns an event's first attempt before a sweeper takes it over. */
+  /** How long the recording process owns an event's first attempts before a sweeper takes them over. */
   leaseMs: number;
   sweepIntervalMs: number;
   /** First attempts in flight at once per process; the rest queue. */
@@ -27,9 +32,18 @@ export interface RelaySettings {
 
 const SWEEP_BATCH = 100;
 
+interface Item {
+  target: DeliveryTarget;
+  leaseUntilMs: number;
+}
+
 export class WebhookRelay {
-  private readonly queue: Array<{ event: DeliverableEvent; leaseUntilMs: number }> = [];
+  private readonly queue: Item[] = [];
   private readonly running = new Set<Promise<void>>();
+  /** Deliveries of each event not finished yet; at zero the event is settled. */
+  private readonly unfinished = new Map<string, number>();
+  /** First attempts in flight per URL, so that one slow endpoint cannot take every slot. */
+  private readonly inFlightByUrl = new Map<string, number>();
   private sweeper: Repeating | null = null;
   private stopped = false;
 
@@ -40,10 +54,19 @@ export class WebhookRelay {
     return nowMs + this.settings.leaseMs;
   }
 
-  /** Queues the first attempt of an event this process just recorded, as recorded, with `leaseUntil`. */
-  enqueue(event: DeliverableEvent, leaseUntilMs: number): void {
+  private get perUrlLimit(): number {
+    return Math.max(1, Math.floor(this.settings.concurrency / 4));
+  }
+
+  /** Queues the first attempts of an event this process just recorded and planned, with its lease. */
+  enqueue(eventId: string, targets: readonly DeliveryTarget[], leaseUntilMs: number): void {
     if (this.stopped) return; // the sweeper of a running worker takes it over
-    this.queue.push({ event, leaseUntilMs });
+    if (!targets.length) {
+      void this.settle(eventId).catch((error: unknown) => this.deps.logger.warn({ err: String(error), eventId }, 'webhook relay settle failed'));
+      return;
+    }
+    this.unfinished.set(eventId, (this.unfinished.get(eventId) ?? 0) + targets.length);
+    for (const target of targets) this.queue.push({ target, leaseUntilMs });
     this.pump();
   }
 
@@ -52,44 +75,48 @@ export class WebhookRelay {
     this.sweeper ??= every(this.settings.sweepIntervalMs, () => this.sweep(), (error) => this.deps.logger.warn({ err: String(error) }, 'webhook relay sweep failed'));
   }
 
-  /** Hands every event whose lease ran out unsettled to a delivery workflow; returns how many. */
+  /** Takes over every event whose lease ran out unsettled; returns how many. */
   async sweep(nowMs = Date.now()): Promise<number> {
-    let handed = 0;
+    const events = this.deps.dataSource.getRepository(Event);
+    let taken = 0;
     for (;;) {
-      const expired = await this.deps.dataSource.getRepository(Event).find({
-        select: { id: true }, where: { relay_lease_until_ms: LessThan(nowMs) }, order: { relay_lease_until_ms: 'ASC' }, take: SWEEP_BATCH,
+      const expired = await events.find({
+        select: { id: true, merchant_id: true, livemode: true, type: true, payload: true, payload_b: true, endpoint: true, relay_lease_until_ms: true },
+        where: { relay_lease_until_ms: LessThan(nowMs) }, order: { relay_lease_until_ms: 'ASC' }, take: SWEEP_BATCH,
       });
-      for (const { id } of expired) {
-        // Attempts its relay recorded before it stopped count, so the schedule goes on from them.
-        const attemptsBefore = await this.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: id, delivery_id: id });
-        await this.handOff(id, attemptsBefore);
+      for (const event of expired) {
+        // One sweeper per event: the one whose renewal of the expired lease took.
+        const claimed = await events.update({ id: event.id, relay_lease_until_ms: event.relay_lease_until_ms! }, { relay_lease_until_ms: this.leaseUntil() });
+        if (!claimed.affected) continue;
+        const planned = await this.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: event.id } });
+        if (!planned.length) await planDeliveries(this.deps.dataSource, this.deps.webhookSecrets, event);
+        const pending = await this.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: event.id, status: In(['pending']) } });
+        // Attempts the relay made before it stopped count, so each schedule goes on from them.
+        for (const delivery of pending) await startDelivery(this.deps, { deliveryId: delivery.id, eventId: event.id }, delivery.attempts);
+        await this.settle(event.id);
+        taken += 1;
       }
-      handed += expired.length;
-      if (expired.length < SWEEP_BATCH) return handed;
+      if (expired.length < SWEEP_BATCH) return taken;
     }
   }
 
   /**
-   * Stops taking work: queued events are handed to workflows now (or, failing that, to a sweeper
-   * when their lease runs out) and attempts in flight finish.
+   * Stops taking work: queued deliveries are handed to workflows now (or, failing that, to a
+   * sweeper when their event's lease runs out) and attempts in flight finish.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     this.sweeper?.stop();
     this.sweeper = null;
     const queued = this.queue.splice(0);
-    await Promise.allSettled(queued.map((item) => this.handOff(item.event.id, 0)));
+    await Promise.allSettled(queued.map((item) => this.finish(item.target, () => this.handOff(item.target, 0))));
     await Promise.allSettled([...this.running]);
   }
 
   private pump(): void {
     while (this.running.size < this.settings.concurrency && this.queue.length > 0) {
       const item = this.queue.shift()!;
-      const run: Promise<void> = this.relay(item.event, item.leaseUntilMs)
-        .catch((error: unknown) => {
-          // Left unsettled: a sweeper hands it to a workflow when the lease runs out.
-          this.deps.logger.warn({ err: String(error), eventId: item.event.id }, 'webhook relay attempt failed to finish');
-        })
+      const run: Promise<void> = this.finish(item.target, () => this.relay(item))
         .finally(() => {
           this.running.delete(run);
           this.pump();
@@ -98,20 +125,49 @@ export class WebhookRelay {
     }
   }
 
-  private async relay(event: DeliverableEvent, leaseUntilMs: number): Promise<void> {
-    // An attempt that could outlast the lease might overlap a sweeper's workflow: hand it over instead.
-    if (this.stopped || Date.now() + this.deps.webhooks.attemptTimeoutMs * 2 >= leaseUntilMs) {
-      await this.handOff(event.id, 0);
+  /** Runs one delivery's work, then settles its event once all of the event's deliveries are done. */
+  private async finish(target: DeliveryTarget, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      // The event stays unsettled: a sweeper hands what is pending to workflows when the lease runs out.
+      this.deps.logger.warn({ err: String(error), eventId: target.eventId, deliveryId: target.id }, 'webhook relay attempt failed to finish');
+      this.unfinished.delete(target.eventId);
       return;
     }
-    const outcome = await attemptDelivery(this.deps, { eventId: event.id, event, deliveryId: event.id, attempt: 1 });
-    if (outcome.kind === 'failed') await this.handOff(event.id, 1);
-    else await this.settle(event.id);
+    const left = (this.unfinished.get(target.eventId) ?? 1) - 1;
+    if (left > 0) {
+      this.unfinished.set(target.eventId, left);
+      return;
+    }
+    if (!this.unfinished.has(target.eventId)) return; // an earlier delivery of it failed to finish
+    this.unfinished.delete(target.eventId);
+    await this.settle(target.eventId).catch((error: unknown) => this.deps.logger.warn({ err: String(error), eventId: target.eventId }, 'webhook relay settle failed'));
   }
 
-  private async handOff(eventId: string, attemptsBefore: number): Promise<void> {
-    await startDelivery(this.deps, eventId, eventId, attemptsBefore);
-    await this.settle(eventId);
+  private async relay(item: Item): Promise<void> {
+    const { target } = item;
+    const inFlight = this.inFlightByUrl.get(target.url) ?? 0;
+    // An attempt that could outlast the lease might overlap a sweeper's workflow, and an endpoint
+    // with its share of slots busy is slow: hand the delivery over instead.
+    if (this.stopped || Date.now() + this.deps.webhooks.attemptTimeoutMs * 2 >= item.leaseUntilMs || inFlight >= this.perUrlLimit) {
+      await this.handOff(target, 0);
+      return;
+    }
+    this.inFlightByUrl.set(target.url, inFlight + 1);
+    let outcome;
+    try {
+      outcome = await attemptDelivery(this.deps, { deliveryId: target.id, target, attempt: 1 });
+    } finally {
+      const left = (this.inFlightByUrl.get(target.url) ?? 1) - 1;
+      if (left > 0) this.inFlightByUrl.set(target.url, left);
+      else this.inFlightByUrl.delete(target.url);
+    }
+    if (outcome.kind === 'failed') await this.handOff(target, 1);
+  }
+
+  private async handOff(target: DeliveryTarget, attemptsBefore: number): Promise<void> {
+    await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId }, attemptsBefore);
   }
 
   private async settle(eventId: string): Promise<void> {

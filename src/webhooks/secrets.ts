@@ -1,55 +1,92 @@
-// Webhook signing secrets of a merchant, sealed at rest. Rotation adds a secret and lets the old
-// one keep signing until its grace period ends.
+// Webhook signing secrets, sealed at rest (with the merchant id as associated data). Each webhook
+// endpoint has its own; the merchant has one more of its own, which signs Shape B `callback_url`
+// deliveries and which the operator-managed endpoints (the admin command's `--webhook-url`) share.
+// Rotation adds a secret and lets the old ones keep signing until their grace period ends.
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { Merchant, WebhookSecret } from '../db/entities';
-import { randomBase62 } from '../domain/ids';
+import type { DataSource, EntityManager } from 'typeorm';
+import { WebhookEndpoint, WebhookSecret } from '../db/entities';
+import { newId } from '../domain/ids';
 import type { SecretBox } from '../vault/crypto';
 
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-export class WebhookSecrets {
-  constructor(private readonly dataSource: DataSource, private readonly box: SecretBox) {}
+/** Whose secrets: an endpoint's, or (endpointId null) the merchant's own. */
+export interface SecretOwner {
+  merchantId: string;
+  endpointId: string | null;
+}
 
-  async add(merchantId: string, secret = generateWebhookSecret()): Promise<string> {
-    await this.dataSource.getRepository(WebhookSecret).insert({
-      id: `whs_${randomBase62(24)}`,
-      merchant_id: merchantId,
-      secret_ciphertext: this.box.seal(secret, merchantId),
-      created_at: Math.floor(Date.now() / 1000),
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export class WebhookSecrets {
+  constructor(private readonly dataSource: DataSource | EntityManager, private readonly box: SecretBox) {}
+
+  private get repo() {
+    return this.dataSource.getRepository(WebhookSecret);
+  }
+
+  async add(owner: SecretOwner, secret = generateWebhookSecret()): Promise<string> {
+    await this.repo.insert({
+      id: newId('webhookSecret'),
+      merchant_id: owner.merchantId,
+      endpoint_id: owner.endpointId,
+      secret_ciphertext: this.box.seal(secret, owner.merchantId),
+      created_at: nowSeconds(),
       expires_at: null,
     });
     return secret;
   }
 
-  /**
-   * What an attempt needs of the merchant, in one statement: its webhook URL and the secrets that
-   * sign now, newest first. Null when there is no such merchant.
-   */
-  async signingTarget(merchantId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ webhookUrl: string | null; secrets: string[] } | null> {
-    const rows = await this.dataSource.getRepository(Merchant).createQueryBuilder('m')
-      .leftJoin(WebhookSecret.options.name, 's', 's.merchant_id = m.id AND (s.expires_at IS NULL OR s.expires_at > :now)', { now: nowSeconds })
-      .select('m.webhook_url', 'webhook_url')
-      .addSelect('s.secret_ciphertext', 'secret_ciphertext')
-      .where('m.id = :merchantId', { merchantId })
-      .orderBy('s.created_at', 'DESC')
-      .getRawMany<{ webhook_url: string | null; secret_ciphertext: string | null }>();
-    if (!rows.length) return null;
-    return {
-      webhookUrl: rows[0]!.webhook_url,
-      secrets: rows.flatMap((r) => (r.secret_ciphertext ? [this.box.open(r.secret_ciphertext, merchantId)] : [])),
-    };
+  /** The secrets that sign for `owner` now, newest first. */
+  async signing(owner: SecretOwner, now = nowSeconds()): Promise<string[]> {
+    const query = this.repo.createQueryBuilder('s')
+      .select('s.secret_ciphertext', 'secret_ciphertext')
+      .where('s.merchant_id = :merchantId AND (s.expires_at IS NULL OR s.expires_at > :now)', { merchantId: owner.merchantId, now });
+    if (owner.endpointId === null) query.andWhere('s.endpoint_id IS NULL');
+    else query.andWhere('s.endpoint_id = :endpointId', { endpointId: owner.endpointId });
+    const rows = await query.orderBy('s.created_at', 'DESC').addOrderBy('s.expires_at', 'ASC').getRawMany<{ secret_ciphertext: string }>();
+    return this.openAll(owner.merchantId, rows.map((r) => r.secret_ciphertext));
   }
 
-  /** A new secret; the current ones keep signing for `graceSeconds`. */
-  async rotate(merchantId: string, graceSeconds: number): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    await this.dataSource.getRepository(WebhookSecret).createQueryBuilder().update()
-      .set({ expires_at: now + graceSeconds })
-      .where('merchant_id = :merchantId AND (expires_at IS NULL OR expires_at > :now)', { merchantId, now })
-      .execute();
-    return this.add(merchantId);
+  /** Opens sealed secrets of a merchant (read in a join by the caller). */
+  openAll(merchantId: string, ciphertexts: readonly string[]): string[] {
+    return ciphertexts.map((c) => this.box.open(c, merchantId));
+  }
+
+  /** Copies the secrets that sign for `from` now to `to`, so that both verify with the same ones. */
+  async copy(from: SecretOwner, to: SecretOwner, now = nowSeconds()): Promise<void> {
+    const query = this.repo.createQueryBuilder('s')
+      .where('s.merchant_id = :merchantId AND (s.expires_at IS NULL OR s.expires_at > :now)', { merchantId: from.merchantId, now });
+    if (from.endpointId === null) query.andWhere('s.endpoint_id IS NULL');
+    else query.andWhere('s.endpoint_id = :endpointId', { endpointId: from.endpointId });
+    for (const row of await query.getMany()) {
+      await this.repo.insert({ ...row, id: newId('webhookSecret'), merchant_id: to.merchantId, endpoint_id: to.endpointId });
+    }
+  }
+
+  /**
+   * A new secret for every owner in `owners` (one value for all); their current secrets keep
+   * signing for `graceSeconds`.
+   */
+  async rotate(owners: readonly SecretOwner[], graceSeconds: number, secret = generateWebhookSecret()): Promise<string> {
+    const now = nowSeconds();
+    for (const owner of owners) {
+      const update = this.repo.createQueryBuilder().update()
+        .set({ expires_at: now + graceSeconds })
+        .where('merchant_id = :merchantId AND (expires_at IS NULL OR expires_at > :expiresAt)', { merchantId: owner.merchantId, expiresAt: now + graceSeconds });
+      if (owner.endpointId === null) update.andWhere('endpoint_id IS NULL');
+      else update.andWhere('endpoint_id = :endpointId', { endpointId: owner.endpointId });
+      await update.execute();
+      await this.add(owner, secret);
+    }
+    return secret;
+  }
+
+  /** The owners the admin command's rotation covers: the merchant's own secret and its operator-managed endpoints. */
+  async operatorOwners(merchantId: string): Promise<SecretOwner[]> {
+    const endpoints = await this.dataSource.getRepository(WebhookEndpoint).find({ select: { id: true }, where: { merchant_id: merchantId, operator_managed: true } });
+    return [{ merchantId, endpointId: null }, ...endpoints.map((e) => ({ merchantId, endpointId: e.id }))];
   }
 }

@@ -57,6 +57,17 @@ async function snapshot(dataSource: DataSource): Promise<Record<string, unknown[
   return result;
 }
 
+/**
+ * The rows with only the columns they had `before`, where every column added since is null (a
+ * non-null one is kept, so the comparison shows it).
+ */
+function earlierColumns(after: Record<string, unknown[]>, before: Record<string, unknown[]>): Record<string, unknown[]> {
+  return Object.fromEntries(Object.entries(after).map(([table, rows]) => [table, rows.map((row, i) => {
+    const had = before[table]?.[i] as Record<string, unknown> | undefined;
+    return Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([column, value]) => !had || column in had || value !== null));
+  })]));
+}
+
 /** The columns of an index, in order. */
 async function indexColumns(dataSource: DataSource, name: string): Promise<string[]> {
   if (dataSource.options.type === 'better-sqlite3') {
@@ -89,8 +100,8 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
     if (engine === 'MariaDB') await dropMysqlDatabase(url);
   });
 
-  it('keeps every row as it was', async () => {
-    expect(await snapshot(dataSource)).toEqual(before);
+  it('keeps every row as it was (columns added since are null)', async () => {
+    expect(earlierColumns(await snapshot(dataSource), before)).toEqual(before);
   });
 
   it('then compares keys, ids and tokens byte for byte', async () => {
@@ -118,6 +129,14 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
     expect(await indexColumns(dataSource, 'idx_payments_scope_status')).toEqual(['merchant_id', 'livemode', 'status', 'seq', 'created_at']);
   });
 
+  it('gives the events list its scoped indexes, by type and by object, and the purge its creation-time index', async () => {
+    expect(await indexColumns(dataSource, 'idx_events_scope')).toEqual(['merchant_id', 'livemode', 'seq', 'created_at']);
+    expect(await indexColumns(dataSource, 'idx_events_scope_type')).toEqual(['merchant_id', 'livemode', 'type', 'seq', 'created_at']);
+    expect(await indexColumns(dataSource, 'idx_events_scope_object')).toEqual(['merchant_id', 'livemode', 'object_id', 'seq']);
+    expect(await indexColumns(dataSource, 'idx_events_created')).toEqual(['created_at']);
+    expect(await indexColumns(dataSource, 'idx_events_object')).toEqual([]);
+  });
+
   it('goes down and up again', async () => {
     // Keys that differ only in case or a trailing space cannot share the folding collation's unique index: gone first.
     await dataSource.query('DELETE FROM idempotency_records WHERE fingerprint = ?', ['d'.repeat(64)]);
@@ -128,6 +147,6 @@ describe.each(ENGINES)('%s: a database at the previous schema, with rows in it',
       expect(row!.c).toBe('utf8mb4_unicode_ci');
     }
     expect((await dataSource.runMigrations({ transaction: 'each' })).length).toBe(NEW_MIGRATIONS);
-    expect(await snapshot(dataSource)).toEqual(before);
+    expect(earlierColumns(await snapshot(dataSource), before)).toEqual(before);
   });
 });

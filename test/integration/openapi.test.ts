@@ -297,9 +297,51 @@ describe('payouts', () => {
   });
 });
 
+describe('webhook endpoints', () => {
+  const endpointPath = '/v1/webhook_endpoints/{id}';
+  it('create (and its replay), list, retrieve, update, rotate, delete, and their errors', async () => {
+    const key = randomUUID();
+    const body = { url: 'https://shop.example/hooks', enabled_events: ['payment.succeeded'], description: 'Orders' };
+    const created = await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body, idempotencyKey: key });
+    expect(created.status).toBe(201);
+    expect((await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body, idempotencyKey: key })).headers.get('idempotent-replayed')).toBe('true');
+    const id = created.json.id as string;
+    expect((await checked('GET', '/v1/webhook_endpoints', '/v1/webhook_endpoints?limit=1', { key: merchant.testKey })).status).toBe(200);
+    expect((await checked('GET', endpointPath, `/v1/webhook_endpoints/${id}`, { key: merchant.testKey })).status).toBe(200);
+    expect((await checked('POST', endpointPath, `/v1/webhook_endpoints/${id}`, { key: merchant.testKey, body: { status: 'disabled', description: null } })).json.status).toBe('disabled');
+    expect((await checked('POST', `${endpointPath}/rotate_secret`, `/v1/webhook_endpoints/${id}/rotate_secret`, { key: merchant.testKey, body: { grace_period_seconds: 60 } })).status).toBe(200);
+    expect((await checked('DELETE', endpointPath, `/v1/webhook_endpoints/${id}`, { key: merchant.testKey })).json.deleted).toBe(true);
+
+    expectCode(await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body: { ...body, url: 'http://10.0.0.1/' } }), 400, 'parameter_invalid');
+    expectCode(await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body: { ...body, extra: 1 } }), 400, 'request_body_invalid');
+    expectCode(await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body, idempotencyKey: null }), 400, 'parameter_missing');
+    expectCode(await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body: { ...body, description: 'other' }, idempotencyKey: key }), 409, 'idempotency_key_reused');
+    expectCode(await checked('GET', endpointPath, `/v1/webhook_endpoints/${id}`, { key: merchant.testKey }), 404, 'object_not_found');
+    expectCode(await checked('GET', endpointPath, '/v1/webhook_endpoints/we_bad', { key: merchant.testKey }), 400, 'invalid_request');
+    expectCode(await checked('POST', endpointPath, '/v1/webhook_endpoints/we_bad', { key: merchant.testKey, body: { status: 'enabled' } }), 400, 'invalid_request');
+    expectCode(await checked('DELETE', endpointPath, `/v1/webhook_endpoints/we_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
+    expectCode(await checked('POST', `${endpointPath}/rotate_secret`, `/v1/webhook_endpoints/${id}/rotate_secret`, { key: merchant.testKey }), 404, 'object_not_found');
+    expectCode(await checked('GET', '/v1/webhook_endpoints', '/v1/webhook_endpoints?limit=101', { key: merchant.testKey }), 400, 'invalid_search_criteria');
+    expectCode(await checked('GET', '/v1/webhook_endpoints', '/v1/webhook_endpoints', {}), 401, 'invalid_api_key');
+  });
+
+  it('an endpoint on 2024-06-01 gets payment events with the Shape B payment, as the webhooks section says', async () => {
+    const shapeB = await startWebhookReceiver();
+    try {
+      await checked('POST', '/v1/webhook_endpoints', '/v1/webhook_endpoints', { key: merchant.testKey, body: { url: shapeB.url, enabled_events: ['payment.failed'], api_version: '2024-06-01' } });
+      await payment(CARD.declined);
+      const [webhook] = await eventually(async () => shapeB.received, (list) => list.length > 0);
+      validator.validateWebhook(JSON.parse(webhook!.body), webhook!.headers);
+      expect(webhook!.json.data.object).toMatchObject({ object: 'payment', status: 'failed' });
+    } finally {
+      await shapeB.close();
+    }
+  });
+});
+
 describe('webhooks', () => {
   it('every webhook the changes above delivered matches the document: type, envelope, snapshot and signature headers', async () => {
-    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed',
+    const expected = ['payment.requires_action', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.refunded',
       'refund.processing', 'refund.succeeded', 'refund.failed', 'payout.pending', 'payout.failed'];
     const types = () => new Set(receiver.received.map((webhook) => webhook.json.type));
     await eventually(async () => types(), (seen) => expected.every((type) => seen.has(type)), 45_000, 250);
@@ -311,6 +353,25 @@ describe('webhooks', () => {
     await eventually(async () => callbacks.received, (list) => list.length > 0);
     for (const callback of callbacks.received) validator.validateCallback('POST', '/v1/payments/hpp', 'paymentCompletedB', JSON.parse(callback.body), callback.headers);
     expect(JSON.parse(callbacks.received[0]!.body)).toMatchObject({ object: 'payment', status: 'succeeded' });
+  });
+});
+
+describe('events', () => {
+  it('the events list, an event with its deliveries, and their errors match the document', async () => {
+    const page = await checked('GET', '/v1/events', '/v1/events?limit=100&type=payment.*', { key: merchant.testKey });
+    expect(page.status).toBe(200);
+    expect(page.json.data.length).toBeGreaterThan(0);
+    for (const event of page.json.data.slice(0, 5)) {
+      expect((await checked('GET', '/v1/events/{id}', `/v1/events/${event.id}`, { key: merchant.testKey })).status).toBe(200);
+    }
+    const retried = await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, { key: merchant.testKey });
+    expect(retried.status).toBe(200);
+    expectCode(await checked('POST', '/v1/events/{id}/retry', `/v1/events/${page.json.data[0].id}/retry`, {
+      key: merchant.testKey, body: { webhook_endpoint_id: `we_${'0'.repeat(24)}` },
+    }), 404, 'object_not_found');
+    expectCode(await checked('GET', '/v1/events', '/v1/events?type=payment', { key: merchant.testKey }), 400, 'invalid_search_criteria');
+    expectCode(await checked('GET', '/v1/events/{id}', '/v1/events/evt_bad', { key: merchant.testKey }), 400, 'invalid_request');
+    expectCode(await checked('GET', '/v1/events/{id}', `/v1/events/evt_${'0'.repeat(24)}`, { key: merchant.testKey }), 404, 'object_not_found');
   });
 });
 

@@ -1,8 +1,9 @@
-// A worker killed (SIGKILL) while a payout is PENDING: once a worker is back, the payout still ends
-// terminal, with exactly one provider payout. A dedicated task queue keeps the shared worker out.
+// A worker killed (SIGKILL) while a payout is PENDING, or after the provider took the submission but
+// before its answer was in history: once a worker is back, the payout still ends terminal, with
+// exactly one provider payout. A dedicated task queue keeps the shared worker out.
 import { execFileSync } from 'node:child_process';
 import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
 import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';
@@ -111,4 +112,53 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   expect(Number(row.poll_attempts)).toBeGreaterThanOrEqual(3);
   await eventually(() => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${payoutId.slice(3)}`]),
     (rows: unknown[]) => rows.length === 0);
+}, 300_000);
+
+it('a worker killed after the provider took the submission, before the answer was in history: the merchant gets the provider\'s answer, one provider payout', async () => {
+  // The first attempt may wait 5 s for the provider here, so the kill lands while it waits on a
+  // payout the provider has already recorded (the slow card holds its answer back 15 s).
+  const patient = await startTestApi({ taskQueue: TASK_QUEUE, payoutAnswerWithinMs: 5000 });
+  try {
+    await worker?.stop();
+    worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+    const amount = 1000 + Math.floor(Math.random() * 8000);
+    const answer: Promise<CallResult> = call(patient, 'POST', '/v1/payouts', {
+      key: merchant.testKey,
+      body: {
+        amount,
+        currency: 'USD',
+        initiator_ip_address: '192.0.2.45',
+        recipient: { first_name: 'Crash', last_name: 'Held', country: 'US' },
+        destination: { card_number: '4000007000000007' },
+      },
+    });
+    const taken = await eventually(async () => {
+      const records = await (await sandboxControl('/_sandbox/records')).json() as { payouts: Array<{ reference: string; amount: number }> };
+      return records.payouts.filter((p) => p.amount === amount);
+    }, (found) => found.length === 1);
+    const payoutId = taken[0]!.reference;
+    await killHard(worker);
+    worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+
+    // The workflow task with the lost attempt times out; the next worker runs the attempt again under
+    // the same provider key and the provider answers with the payout it holds.
+    const res = await answer;
+    expect(res.status).toBe(201);
+    expect(res.json.id).toBe(payoutId);
+    expect(['PROCESSING', 'SUCCEEDED']).toContain(res.json.status);
+    const right = await call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey });
+    if (right.json.status === res.json.status) expect(right.json).toEqual(res.json);
+    else expect(right.json.status).toBe('SUCCEEDED');
+    const done = await eventually(() => call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey }),
+      (r) => r.json.status === 'SUCCEEDED' || r.json.status === 'FAILED', 60_000, 500);
+    expect(done.json.status).toBe('SUCCEEDED');
+    const records = await (await sandboxControl(`/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
+    expect(records.payouts).toEqual([expect.objectContaining({ idempotency_key: `${payoutId}:payout` })]);
+    const history = await patient.deps.temporal.workflow.getHandle(payoutId).fetchHistory();
+    const workers = new Set(history.events!.map((e) => e.workflowTaskCompletedEventAttributes?.identity).filter(Boolean));
+    expect(workers.size).toBe(1); // the killed worker completed no task: the attempt it ran is not in history
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes).length).toBe(1);
+  } finally {
+    await patient.close();
+  }
 }, 300_000);

@@ -17,6 +17,8 @@ import { clearSandboxFaults, openPage, setSandboxFaults, submitOutcome } from '.
 import { TEST_ENV } from '../helpers/test-env';
 import { TEST_CODEC_KEYS } from '../replay/codec-test-key';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { deliveriesOf, newTestEvent, recordTestEvent } from '../helpers/webhooks';
+import { startDelivery } from '../../src/temporal/start-delivery';
 
 let api: RunningApi;
 let merchant: TestMerchant;
@@ -131,6 +133,13 @@ it('records every main path and replays the exported histories', async () => {
   expect([pendingOk.json.status, pendingBad.json.status]).toEqual(['PENDING', 'PENDING']);
   scenarios.set(pendingOk.json.id, 'payout-pending-then-succeeded');
   scenarios.set(pendingBad.json.id, 'payout-pending-then-failed');
+  // The first answer in time (one workflow task), and a provider that holds it back: answered
+  // PENDING at the deadline while the submission goes on as a regular activity.
+  const payoutOk = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4242424242424242') });
+  const payoutHung = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody('4000007000000007') });
+  expect([payoutOk.json.status, payoutHung.json.status]).toEqual(['PROCESSING', 'PENDING']);
+  scenarios.set(payoutOk.json.id, 'payout-processing-then-succeeded');
+  scenarios.set(payoutHung.json.id, 'payout-provider-hangs');
 
   // Shape B: the Direct create waits in the `settled` update; a 3DS card is declined; a hosted
   // payment completed on its page calls its callback_url back.
@@ -160,6 +169,8 @@ it('records every main path and replays the exported histories', async () => {
   await eventually(() => call(api, 'GET', `/v1/payments/${refundable.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
   await payoutStatus(pendingOk.json.id, 'SUCCEEDED');
   await payoutStatus(pendingBad.json.id, 'FAILED');
+  await payoutStatus(payoutOk.json.id, 'SUCCEEDED');
+  await payoutStatus(payoutHung.json.id, 'SUCCEEDED');
   await eventually(async () => callbacks.received.length, (n) => n > 0);
   // A first attempt that succeeds is the worker's relay's, with no workflow; a delivery workflow
   // runs when it fails, so this merchant's endpoint answers 503 once, then 200.
@@ -169,7 +180,14 @@ it('records every main path and replays the exported histories', async () => {
     const retried = await createMerchant(api, { webhookUrl: retrying.url });
     const res = await call(api, 'POST', '/v1/payments', { key: retried.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
     const [delivered] = await eventually(async () => retrying.received.filter((w) => w.json.data.object.id === res.json.id), (l) => l.length >= 2, 30_000);
-    scenarios.set(delivered!.json.id, 'webhook-delivery');
+    // The workflow id is the delivery's (one per event and endpoint).
+    const [delivery] = await deliveriesOf(api, delivered!.json.id);
+    scenarios.set(delivery!.id, 'webhook-delivery');
+    // A delivery that may never be made (a live event to the loopback URL) gives up at once.
+    const live = newTestEvent(retried.merchantId, { livemode: true });
+    const [refused] = await recordTestEvent(api, live);
+    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: refused!.id, eventId: live.id });
+    scenarios.set(refused!.id, 'webhook-delivery-refused');
   } finally {
     await retrying.close();
   }

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunningApi } from '../../src/api/server';
-import { Event, IdempotencyRecord, WebhookAttempt } from '../../src/db/entities';
+import { IdempotencyRecord, WebhookAttempt } from '../../src/db/entities';
 import { randomBase62 } from '../../src/domain/ids';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { guardedLookup, postJson, RefusedDestinationError } from '../../src/webhooks/http-post';
@@ -13,6 +13,7 @@ import { startDelivery } from '../../src/temporal/start-delivery';
 import { adminOps, call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
 import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
+import { newTestEvent, recordTestEvent } from '../helpers/webhooks';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const SANDBOX_PORT = TEST_ENV.sandboxPort;
@@ -45,11 +46,10 @@ async function sandboxWasNotReset(): Promise<void> {
 
 /** A test-mode event whose delivery goes to `url` (as a Shape B callback's does), delivered by the suite's worker. */
 async function deliverTestEvent(url: string) {
-  const eventId = `evt_${randomBase62(24)}`;
-  await api.deps.dataSource.getRepository(Event).insert({
-    id: eventId, merchant_id: merchant.merchantId, livemode: false, type: 'payment.succeeded', object_id: 'pay_x', payload: '{}', created_at: 1, endpoint: url,
-  });
-  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, eventId, eventId);
+  const event = newTestEvent(merchant.merchantId, { payload: '{}', endpoint: url });
+  const eventId = event.id;
+  const [delivery] = await recordTestEvent(api, event);
+  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
   const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
   // A refused delivery is not retried (retries start after 1 s here).
   await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -3,12 +3,12 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import type { RunningApi } from '../../src/api/server';
-import { Event, WebhookAttempt } from '../../src/db/entities';
+import { Event, WebhookAttempt, WebhookDelivery } from '../../src/db/entities';
 import { randomBase62 } from '../../src/domain/ids';
 import { WorkerMetrics } from '../../src/observability/worker-metrics';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { postJson } from '../../src/webhooks/http-post';
-import type { DeliverableEvent } from '../../src/webhooks/delivery';
+import type { DeliveryTarget } from '../../src/webhooks/deliveries';
 import { WebhookRelay } from '../../src/webhooks/relay';
 import { WebhookSecrets } from '../../src/webhooks/secrets';
 import { startDelivery } from '../../src/temporal/start-delivery';
@@ -16,6 +16,7 @@ import { adminOps, call, createMerchant, directPaymentBody, eventually, startTes
 import { spawnTs, waitForLog } from '../helpers/processes';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { deliveriesOf, newTestEvent, recordTestEvent } from '../helpers/webhooks';
 
 let api: RunningApi;
 let receiver: WebhookReceiver;
@@ -44,6 +45,12 @@ function eventsFor(objectId: string) {
 
 async function relayLease(eventId: string): Promise<number | null | undefined> {
   return (await api.deps.dataSource.getRepository(Event).findOneBy({ id: eventId }))?.relay_lease_until_ms;
+}
+
+/** The one delivery of an event to the suite merchant's endpoint, once planned. */
+async function deliveryOf(eventId: string) {
+  const [delivery] = await eventually(() => deliveriesOf(api, eventId), (rows) => rows.length >= 1);
+  return delivery!;
 }
 
 function verify(w: { headers: Record<string, string>; body: string }, secret: string) {
@@ -135,10 +142,12 @@ it('an endpoint answering 500 then 200 gets the same webhook-id twice, and each 
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
   expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
   for (const a of attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(0);
-  // The relay made the first attempt; the failure handed the event to a delivery workflow, which
-  // went on from attempt 2.
-  const delivery = await api.deps.temporal.workflow.getHandle(got[0]!.json.id).describe();
-  expect(delivery.type).toBe('WebhookDeliveryWorkflow');
+  // The relay made the first attempt; the failure handed the delivery to its workflow, which went
+  // on from attempt 2.
+  const delivery = await deliveryOf(got[0]!.json.id);
+  expect(attempts.map((a) => a.delivery_id)).toEqual([delivery.id, delivery.id]);
+  expect((await api.deps.temporal.workflow.getHandle(delivery.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+  expect(await eventually(() => deliveryOf(got[0]!.json.id), (d) => d.status === 'succeeded')).toMatchObject({ attempts: 2, next_attempt_at: null });
   expect(await relayLease(got[0]!.json.id)).toBeNull();
 });
 
@@ -146,26 +155,29 @@ it('a first attempt that succeeds is made by the relay, without a delivery workf
   const payment = await pay('4242424242424242');
   const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
   for (const w of got) {
+    const delivery = await deliveryOf(w.json.id);
     const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: w.json.id }), (rows) => rows.length >= 1);
-    expect(attempts).toMatchObject([{ delivery_id: w.json.id, attempt: 1, status_code: 200 }]);
+    expect(attempts).toMatchObject([{ delivery_id: delivery.id, attempt: 1, status_code: 200 }]);
     await eventually(() => relayLease(w.json.id), (lease) => lease === null);
-    await expect(api.deps.temporal.workflow.getHandle(w.json.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(await deliveryOf(w.json.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    await expect(api.deps.temporal.workflow.getHandle(delivery.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   }
 });
 
-it('an event whose worker died before its first attempt is delivered by a sweeper when its lease runs out', async () => {
+it.each([
+  ['before planning its deliveries', false],
+  ['after planning its deliveries, before their first attempts', true],
+])('an event whose worker died %s is delivered by a sweeper when its lease runs out', async (_when, plan) => {
   // What a worker leaves when it dies right after recording the event: a lease, and no attempt.
-  const eventId = `evt_${randomBase62(24)}`;
-  const payload = JSON.stringify({ id: eventId, type: 'payment.succeeded', created_at: 1, livemode: false, data: { object: { id: 'pay_orphan' } } });
+  const event = newTestEvent(merchant.merchantId);
   const lease = Date.now() + 1500;
-  await api.deps.dataSource.getRepository(Event).insert({
-    id: eventId, merchant_id: merchant.merchantId, livemode: false, type: 'payment.succeeded', object_id: 'pay_orphan', payload, created_at: 1, relay_lease_until_ms: lease,
-  });
-  const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === eventId), (list) => list.length >= 1, 20_000);
+  await recordTestEvent(api, event, { leaseUntilMs: lease, plan });
+  const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === event.id), (list) => list.length >= 1, 20_000);
   expect(webhook!.at).toBeGreaterThanOrEqual(lease);
-  expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(payload));
-  expect((await api.deps.temporal.workflow.getHandle(eventId).describe()).type).toBe('WebhookDeliveryWorkflow');
-  await eventually(() => relayLease(eventId), (value) => value === null);
+  expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(event.payload));
+  const delivery = await deliveryOf(event.id);
+  expect((await api.deps.temporal.workflow.getHandle(delivery.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+  await eventually(() => relayLease(event.id), (value) => value === null);
 });
 
 describe('the relay of a worker that stops or falls behind', () => {
@@ -177,37 +189,33 @@ describe('the relay of a worker that stops or falls behind', () => {
     }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency });
   }
 
-  function newEvent(): DeliverableEvent {
-    const id = `evt_${randomBase62(24)}`;
-    return { id, merchant_id: merchant.merchantId, livemode: false, payload: JSON.stringify({ id }), endpoint: null };
-  }
-
   /** Records an event as `publishEvents` does and returns what it hands to the relay. */
-  async function recordEvent(leaseUntilMs: number): Promise<DeliverableEvent> {
-    const event = newEvent();
-    await api.deps.dataSource.getRepository(Event).insert({
-      ...event, type: 'payment.succeeded', object_id: 'pay_relay', created_at: 1, relay_lease_until_ms: leaseUntilMs,
-    });
-    return event;
+  async function recordEvent(leaseUntilMs: number): Promise<{ id: string; targets: DeliveryTarget[] }> {
+    const event = newTestEvent(merchant.merchantId);
+    return { id: event.id, targets: await recordTestEvent(api, event, { leaseUntilMs }) };
   }
 
-  it('sends the event it was handed without reading it back', async () => {
-    // Never written: an attempt that read the event would find nothing and skip it.
-    const event = newEvent();
+  it('sends the delivery it was handed without reading it back', async () => {
+    // Never written: an attempt that read the event or its delivery would find nothing and skip it.
+    const id = `evt_${randomBase62(24)}`;
+    const target: DeliveryTarget = {
+      id: `wdl_${randomBase62(24)}`, eventId: id, merchantId: merchant.merchantId, livemode: false, endpointId: null,
+      url: receiver.url, body: JSON.stringify({ id }), secrets: [merchant.webhookSecret],
+    };
     const r = relay(4);
-    r.enqueue(event, r.leaseUntil());
-    const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === event.id), (list) => list.length >= 1);
-    expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(event.payload));
+    r.enqueue(id, [target], r.leaseUntil());
+    const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === id), (list) => list.length >= 1);
+    expect(verify(webhook!, merchant.webhookSecret)).toEqual({ id });
     await r.stop();
   });
 
   it('hands an event whose lease is too close to its end to a workflow instead of attempting it', async () => {
     const r = relay(4);
     const event = await recordEvent(Date.now() + 1000);
-    r.enqueue(event, Date.now() + 1000);
+    r.enqueue(event.id, event.targets, Date.now() + 1000);
     const eventId = event.id;
     await r.stop();
-    expect((await api.deps.temporal.workflow.getHandle(eventId).describe()).type).toBe('WebhookDeliveryWorkflow');
+    expect((await api.deps.temporal.workflow.getHandle(event.targets[0]!.id).describe()).type).toBe('WebhookDeliveryWorkflow');
     expect(await relayLease(eventId)).toBeNull();
     const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
     expect(attempts).toMatchObject([{ attempt: 1, status_code: 200 }]);
@@ -219,16 +227,16 @@ describe('the relay of a worker that stops or falls behind', () => {
     const lease = r.leaseUntil();
     const firstEvent = await recordEvent(lease);
     const secondEvent = await recordEvent(lease);
-    r.enqueue(firstEvent, lease);
-    r.enqueue(secondEvent, lease);
+    r.enqueue(firstEvent.id, firstEvent.targets, lease);
+    r.enqueue(secondEvent.id, secondEvent.targets, lease);
     const [first, second] = [firstEvent.id, secondEvent.id];
     await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === first), (list) => list.length >= 1);
     await r.stop();
     // The first timed out in the relay and went to a workflow as attempt 2; the second was never
     // tried by the relay.
-    for (const id of [first, second]) {
-      expect((await api.deps.temporal.workflow.getHandle(id).describe()).type).toBe('WebhookDeliveryWorkflow');
-      expect(await relayLease(id)).toBeNull();
+    for (const event of [firstEvent, secondEvent]) {
+      expect((await api.deps.temporal.workflow.getHandle(event.targets[0]!.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+      expect(await relayLease(event.id)).toBeNull();
     }
     const attemptsOf = (id: string) => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
     expect(await eventually(() => attemptsOf(first), (rows) => rows.some((a) => a.status_code === 200), 20_000)).toMatchObject([{ attempt: 1, error: 'timeout' }, { attempt: 2, status_code: 200 }]);
@@ -270,10 +278,12 @@ it('events are recorded in the database and can be listed and resent by an opera
   const detail = await ops.eventAttempts(first!.json.id);
   expect(detail.attempts).toHaveLength(1);
 
-  const { eventId, deliveryId } = await ops.resendTarget(first!.json.id);
-  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, eventId, deliveryId);
+  const [resend] = await ops.resendTargets(first!.json.id);
+  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, resend!, 0, resend!.workflowId);
   const again = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
   expect(again[1]!.headers['webhook-id']).toBe(first!.json.id);
+  // The resend is one more attempt of the same delivery.
+  expect(await eventually(() => deliveryOf(first!.json.id), (d) => d.attempts === 2)).toMatchObject({ id: resend!.deliveryId, status: 'succeeded' });
 });
 
 it('a rotated secret signs alongside the old one during the grace period', async () => {
@@ -313,16 +323,18 @@ describe('live mode refuses private destinations (SSRF)', () => {
   });
 
   it('a live event to a loopback endpoint is refused at delivery and not retried', async () => {
+    // The admin command's URL is the merchant's endpoint in live mode too: checked as test mode allows.
     const m = await createMerchant(api, { webhookUrl: receiver.url });
-    // A fresh id: the delivery workflow's id is the event's, and a Temporal server outlives a test run.
-    const eventId = `evt_${randomBase62(24)}`;
-    await api.deps.dataSource.getRepository(Event).insert({ id: eventId, merchant_id: m.merchantId, livemode: true, type: 'payment.succeeded', object_id: 'pay_x', payload: '{}', created_at: 1 });
-    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, eventId, eventId);
+    const event = newTestEvent(m.merchantId, { livemode: true, payload: '{}' });
+    const eventId = event.id;
+    const [delivery] = await recordTestEvent(api, event);
+    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
     const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
     await new Promise((r) => setTimeout(r, 2500));
     expect(await api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId })).toBe(1);
     expect(attempts[0]!.error).toMatch(/^refused/);
     expect(receiver.received.filter((w) => w.headers['webhook-id'] === eventId)).toEqual([]);
+    expect(await deliveryOf(eventId)).toMatchObject({ status: 'failed', next_attempt_at: null });
   });
 });
 

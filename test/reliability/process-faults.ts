@@ -1,13 +1,18 @@
 // Process faults during a run of mixed merchant traffic through the API process: the worker killed
 // with SIGKILL at random moments, the Temporal dev server (file-backed) restarted, the API process
 // killed and restarted, and the private MariaDB stopped and started. Afterwards every object must
-// be where the provider says, once, with the read model equal to the workflow's own state.
-import { Event } from '../../src/db/entities';
+// be where the provider says, once, with the read model equal to the workflow's own state. The
+// merchant has two webhook endpoints: one healthy, which must get every event, and one that always
+// fails, whose deliveries must each be planned, attempted and left retrying on their own workflow.
+import { In } from 'typeorm';
+import { Event, WebhookDelivery } from '../../src/db/entities';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
 import { recordFigure, recordMeasurement, sectionDone } from '../helpers/reliability/figures';
 import { Ledger, expectClean, problemsAmong, type AuditReport } from '../helpers/reliability/ledger';
 import type { ReliabilityStack } from '../helpers/reliability/stack';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
+import { call } from '../helpers/api';
+import { rememberWebhookSecrets } from '../helpers/reliability/secrets';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { createUntilSettled, newCreate } from '../helpers/reliability/client';
 import {
@@ -96,6 +101,33 @@ async function auditWebhooks(stack: ReliabilityStack, merchantId: string, receiv
       return { events: events.length, undelivered, deliveredTwice: [...arrivals.values()].filter((n) => n > 1).length };
     }
     await sleep(1000);
+  }
+}
+
+/**
+ * Waits until every event of the merchant has a delivery to the failing endpoint that was attempted
+ * and is still retrying in its own running workflow (or, if the run was short, until the timeout);
+ * says which were not.
+ */
+async function auditFailingEndpoint(stack: ReliabilityStack, merchantId: string, endpointId: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await stack.api.deps.dataSource.getRepository(Event).find({ select: { id: true }, where: { merchant_id: merchantId } });
+    const deliveries = events.length
+      ? await stack.api.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: In(events.map((e) => e.id)), endpoint_id: endpointId } })
+      : [];
+    const byEvent = new Map(deliveries.map((d) => [d.event_id, d]));
+    const unplanned = events.filter((e) => !byEvent.has(e.id)).map((e) => e.id);
+    const unattempted = deliveries.filter((d) => d.attempts < 1 || d.status !== 'pending').map((d) => d.id);
+    const notRetrying: string[] = [];
+    for (const delivery of deliveries) {
+      const running = await stack.api.deps.temporal.workflow.getHandle(delivery.id).describe().then((d) => d.status.name === 'RUNNING', () => false);
+      if (!running) notRetrying.push(delivery.id);
+    }
+    if ((!unplanned.length && !unattempted.length && !notRetrying.length) || Date.now() > deadline) {
+      return { events: events.length, unplanned, unattempted, notRetrying };
+    }
+    await sleep(2000);
   }
 }
 
@@ -207,9 +239,16 @@ export function processFaultsSection(stack: ReliabilityStack): void {
     it(`${COUNTS.chaosOperations}+ mixed creates through ${COUNTS.workerKills} worker kills, Temporal, API and MariaDB restarts`, async () => {
       const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 1e9));
       const random = seededRandom(seed);
-      // Every event of the run must reach the merchant's endpoint, whichever process died when.
+      // Every event of the run must reach the merchant's endpoint, whichever process died when; a
+      // second endpoint of the merchant fails throughout, and must neither lose an event nor hold
+      // the first one up.
       const receiver = await startWebhookReceiver();
+      const failing = await startWebhookReceiver();
+      failing.respondWith(503);
       const merchant = await newMerchant(stack, 'Chaos Shop', receiver.url);
+      const failingEndpoint = await call(stack.api, 'POST', '/v1/webhook_endpoints', { key: merchant.testKey, body: { url: failing.url, enabled_events: ['*'] } });
+      expect(failingEndpoint.status).toBe(201);
+      rememberWebhookSecrets(failingEndpoint.json.secret);
       const ledger = new Ledger();
       const client = merchantClient(() => stack.apiProcessUrl, merchant, ledger);
       const scenarios = mixedScenarios(random, COUNTS.chaosOperations);
@@ -234,7 +273,13 @@ export function processFaultsSection(stack: ReliabilityStack): void {
       const report = await stack.audit(ledger, [merchant], 240_000);
       recordRows(ledger, report, events);
       const webhooks = await auditWebhooks(stack, merchant.merchantId, receiver, 120_000).finally(() => receiver.close());
-      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run (relay first attempts, sweeper, delivery workflows), every fault above', tried: webhooks.events, objects: webhooks.events, lost: webhooks.undelivered.length, duplicated: 0, wrong: 0 });
+      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run to the healthy endpoint (relay first attempts, sweeper, delivery workflows), every fault above', tried: webhooks.events, objects: webhooks.events, lost: webhooks.undelivered.length, duplicated: 0, wrong: 0 });
+      const toFailing = await auditFailingEndpoint(stack, merchant.merchantId, failingEndpoint.json.id, 120_000);
+      // Its retries end: a deleted endpoint's workflows give up at their next attempt.
+      await call(stack.api, 'DELETE', `/v1/webhook_endpoints/${failingEndpoint.json.id}`, { key: merchant.testKey });
+      await failing.close();
+      const failingLost = new Set([...toFailing.unplanned, ...toFailing.unattempted, ...toFailing.notRetrying]).size;
+      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run to the second endpoint, failing throughout (each planned, attempted, retrying in its workflow)', tried: toFailing.events, objects: toFailing.events, lost: failingLost, duplicated: 0, wrong: 0 });
       const selfRestarts = events.filter((e) => e.workerRestartedItself).length;
       recordMeasurement(PROCESS_FAULTS, `seed ${seed}: ${totalCreates} creates in ${scenarios.length} scenarios on ${COUNTS.chaosLanes} concurrent clients took ${Math.round(runSeconds)} s; `
         + `${report.retriedCreates} creates needed same-key retries (${JSON.stringify(report.retryReasons)}); ${report.objects} final same-key replays compared byte for byte with the first 2xx`
@@ -243,6 +288,7 @@ export function processFaultsSection(stack: ReliabilityStack): void {
       sectionDone(PROCESS_FAULTS);
       expectClean(report);
       expect(webhooks.undelivered).toEqual([]);
+      expect(toFailing).toEqual({ events: webhooks.events, unplanned: [], unattempted: [], notRetrying: [] });
       // Outages are temporary, and say so: 503 service_unavailable, never 500 internal_error.
       expect(report.retryReasons['500'] ?? 0).toBe(0);
     }, LONG_MODE ? 3_600_000 : 900_000);

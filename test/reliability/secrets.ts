@@ -43,7 +43,7 @@ async function scanHistories(stack: ReliabilityStack, needles: Needle[], persona
 
 export function secretsSection(stack: ReliabilityStack): void {
   describe(SECRETS, () => {
-    it('no card number, CVC or API key in the database, logs, workflow histories or stores on disk; keys only as hashes; personal data in Temporal only encrypted', async () => {
+    it('no card number, CVC, API key or webhook secret in the database, logs, workflow histories or stores on disk; keys only as hashes; personal data in Temporal only encrypted', async () => {
       const needles = secretNeedles();
       const personal = personalNeedles();
       const dump = await dumpDatabase(stack.api.deps.dataSource);

@@ -26,7 +26,7 @@ it('covers every workflow type and main path', () => {
     'payment-with-refund', 'payment-with-failed-refund', 'refund-succeeded', 'refund-failed',
     'payment-with-rejected-refund', 'refund-rejected-at-submission', 'payment-with-unanswered-refund', 'refund-unanswered-resubmitted',
     'payment-hot-continued-as-new', 'payment-hot-after-continue-as-new',
-    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'webhook-delivery',
+    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'payout-processing-then-succeeded', 'payout-provider-hangs', 'webhook-delivery', 'webhook-delivery-refused',
     'payment-shape-b-direct', 'payment-shape-b-3ds-declined', 'payment-shape-b-hosted-callback',
   ].sort());
   // Before the first release no patch is phased out: every history is of the current code.

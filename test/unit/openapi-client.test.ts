@@ -46,6 +46,17 @@ export async function firstPage(): Promise<number> {
   return page.data?.data.length ?? 0;
 }
 
+/** Creates a webhook endpoint for payment outcomes; answers its secret, shown only in this answer. */
+export async function subscribe(url: string): Promise<string> {
+  const created = await client.POST('/v1/webhook_endpoints', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+    body: { url, enabled_events: ['payment.succeeded', 'payment.failed'] },
+  });
+  if (created.error) return created.error.error.code;
+  await client.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id: created.data.id } } });
+  return created.data.secret;
+}
+
 export function misuse(): void {
   // @ts-expect-error: the Idempotency-Key header is required on a create
   void client.POST('/v1/refunds', { body: { payment_id: 'pay_x', amount: 1, reason: 'x' } });
@@ -66,7 +77,9 @@ export function onPaymentSucceeded(event: PaymentSucceeded): number {
   const type: 'payment.succeeded' = event.type;
   // @ts-expect-error: this webhook's type is exactly payment.succeeded
   const other: 'payment.failed' = event.type;
-  return type.length + other.length + event.data.object.amount_refundable;
+  // An endpoint on 2024-06-01 gets the Shape B payment: narrow before reading Shape A fields.
+  const payment = event.data.object;
+  return type.length + other.length + ('amount_refundable' in payment ? payment.amount_refundable : payment.amount);
 }
 
 type AnyEvent = components['schemas']['PaymentEvent'] | components['schemas']['RefundEvent'] | components['schemas']['PayoutEvent'];
@@ -74,7 +87,7 @@ export function onEvent(event: AnyEvent): string {
   switch (event.type) {
     case 'refund.succeeded': return event.data.object.payment_id;
     case 'payout.failed': return event.data.object.failure_code ?? 'unknown';
-    case 'payment.requires_action': return event.data.object.next_action?.redirect_url ?? '';
+    case 'payment.requires_action': return 'next_action' in event.data.object ? event.data.object.next_action?.redirect_url ?? '' : '';
     default: return event.data.object.id;
   }
 }

@@ -107,7 +107,7 @@ describe('response validator', () => {
     const event = document.webhooks['payment.failed']!.post.requestBody!.content['application/json']!.examples!.paymentFailedEvent!.value as Record<string, any>;
     const signed = { 'webhook-id': event.id, 'webhook-timestamp': '1767229200', 'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' };
     expect(() => validator.validateWebhook(event, signed)).not.toThrow();
-    expect(() => validator.validateWebhook({ ...event, type: 'payment.refunded' }, signed)).toThrow(/webhook payment.refunded is not in the OpenAPI document's webhooks/);
+    expect(() => validator.validateWebhook({ ...event, type: 'payment.disputed' }, signed)).toThrow(/webhook payment.disputed is not in the OpenAPI document's webhooks/);
     expect(() => validator.validateWebhook({ ...event, data: { object: { ...event.data.object, surprise: 1 } } }, signed)).toThrow(/must NOT have additional properties.*surprise/);
     const { 'webhook-signature': _omitted, ...unsigned } = signed;
     expect(() => validator.validateWebhook(event, unsigned)).toThrow(/header webhook-signature: required but absent/);

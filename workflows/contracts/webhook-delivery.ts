@@ -1,7 +1,9 @@
-// The WebhookDeliveryWorkflow's contract: one delivery of a recorded event, with Temporal's retries.
+// The WebhookDeliveryWorkflow's contract: one delivery (an event to one endpoint) with Temporal's retries.
 import type { WorkflowType } from './workflow-type';
 
 export interface DeliveryInput {
+  /** The webhook_deliveries id (`wdl_...`). */
+  deliveryId: string;
   eventId: string;
   initialRetrySeconds: number;
   /** Attempts the relay already made for this delivery (0 or absent: the workflow makes the first). */

@@ -179,4 +179,6 @@ function recordProgress(state: PaymentState, progress: RefundProgress): void {
   refunds[index] = updated;
   state.change({ refunds });
   state.projection.queueEvent({ kind: 'refund', refund: updated, livemode: payment.livemode }, updated.status);
+  // A merchant who listens only to Payment events sees the balance change: the Payment after the refund.
+  if (updated.status === 'SUCCEEDED') state.projection.queueEvent({ kind: 'payment', payment: state.payment }, 'REFUNDED');
 }

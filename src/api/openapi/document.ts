@@ -17,6 +17,7 @@ import {
   type OperationObject, type ParameterObject, type Reference, type ResponseObject,
 } from './types';
 import { eventSchemas, shapeBCallbacks, WEBHOOK_PARAMETERS, webhooks } from './webhooks';
+import { eventApiSchemas } from './events';
 
 /** `Service-Version: 2025-09-01` → `Payment`; ... for the components of each shape. */
 const componentsByVersion = (json: Partial<Record<Shape, string>>): string => (['A', 'B'] as const)
@@ -56,12 +57,26 @@ const PARAMETERS: Record<string, ParameterObject> = {
     description: 'A Payment id. A malformed id is `400 invalid_request`; one of another merchant or mode is `404 object_not_found`.',
     schema: { type: 'string', pattern: '^pay_[A-Za-z0-9]{24}$' },
   },
+  WebhookEndpointId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'A webhook endpoint id. A malformed id is `400 invalid_request`; one of another merchant or mode, or deleted, is `404 object_not_found`.',
+    schema: { type: 'string', pattern: '^we_[A-Za-z0-9]{24}$' },
+  },
   PayoutId: {
     name: 'payout_id',
     in: 'path',
     required: true,
     description: 'A Payout id. A malformed id is `400 invalid_request`; one of another merchant or mode is `404 object_not_found`.',
     schema: { type: 'string', pattern: '^po_[A-Za-z0-9]{24}$' },
+  },
+  EventId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'An event id. A malformed id is `400 invalid_request`; one of another merchant or mode is `404 object_not_found`.',
+    schema: { type: 'string', pattern: '^evt_[A-Za-z0-9]{24}$' },
   },
 };
 
@@ -179,7 +194,7 @@ function requestBody(operation: OperationSpec): OperationObject['requestBody'] {
   const components = operation.requestBody;
   const variants = (['A', 'B'] as const).filter((shape) => components[shape]).map((shape) => schemaRef(components[shape]!));
   return {
-    required: true,
+    required: !operation.requestBodyOptional,
     description: variants.length > 1 ? `By version: ${componentsByVersion(components)}. No other properties are accepted, at any depth.`
       : 'No other properties are accepted, at any depth.',
     content: { 'application/json': mediaType(eitherShape(variants), examples(operation.requestExamples)) },
@@ -235,8 +250,9 @@ const OVERVIEW = [
     + 'the version is known (`401`, a bad `Service-Version`) use the Shape A envelope. A method and path that match no operation '
     + 'give `404 resource_not_found`. Retry 429 and 5xx with backoff and the same `Idempotency-Key`.',
   '',
-  '**Events.** Every status change of a Payment, Refund or Payout is POSTed to the merchant\'s webhook endpoint (see `webhooks`), '
-    + 'signed per Standard Webhooks, at least once and in any order. Answer 2xx to event types you do not handle: new ones may appear.',
+  '**Events.** Every status change of a Payment, Refund or Payout is POSTed to each of the merchant\'s webhook endpoints that takes its '
+    + 'type (`/v1/webhook_endpoints`; see `webhooks`), signed per Standard Webhooks with that endpoint\'s secret, at least once and in any '
+    + 'order. Answer 2xx to event types you do not handle: new ones may appear.',
 ].join('\n');
 
 /** The document for a service reached at `publicBaseUrl` (its only `servers` entry). */
@@ -254,7 +270,7 @@ export function buildOpenApiDocument(publicBaseUrl: string): OpenApiDocument {
     paths,
     webhooks: webhooks(),
     components: {
-      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas(), ...eventSchemas() },
+      schemas: { ...requestBodySchemas(), ...shapeBSchemas(), ...responseSchemas(), ...eventSchemas(), ...eventApiSchemas() },
       parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
       headers: HEADERS,
       securitySchemes: {

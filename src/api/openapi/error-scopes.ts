@@ -12,7 +12,12 @@ type Scope =
   | 'creates'
   /** Every create that reads a JSON body. */
   | 'creates with body'
+  /** Every create, and every other operation that reads a JSON body. */
+  | 'with body'
   | readonly OperationId[];
+
+/** The webhook endpoint operations on one endpoint (a path id of another account is not found). */
+const WEBHOOK_ENDPOINT_BY_ID = ['retrieveWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'] as const;
 
 export const ERROR_SCOPES = {
   actor_forbidden: ['createRefund', 'refundPaymentB'],
@@ -24,10 +29,10 @@ export const ERROR_SCOPES = {
   invalid_api_key: 'authenticated',
   invalid_card: ['createPayout'],
   // A malformed path id; the Shape B refund has one too.
-  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB'],
-  invalid_search_criteria: ['listPayments', 'listPayouts'],
+  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
+  invalid_search_criteria: ['listPayments', 'listPayouts', 'listWebhookEndpoints', 'listEvents'],
   merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
-  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB'],
+  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
   object_state_conflict: ['createPayment', 'createPayout'],
   // Includes a malformed or unknown Service-Version and an over-long Idempotency-Key.
   parameter_invalid: 'authenticated',
@@ -38,8 +43,9 @@ export const ERROR_SCOPES = {
   processing_error: ['createPayment'],
   // The provider's limit on Direct Payments, and the service's own per-API-key limit.
   rate_limit_exceeded: 'authenticated',
-  // Every create, the Shape B refund too: it takes no body, and any other than none or `{}` is this.
-  request_body_invalid: 'creates',
+  // Every create, the Shape B refund too: it takes no body, and any other than none or `{}` is this;
+  // and every other operation with a body.
+  request_body_invalid: 'with body',
   // Answered for a method and path no operation matches; listed in the catalogue, not per operation.
   resource_not_found: [],
   service_unavailable: 'authenticated',
@@ -57,6 +63,7 @@ function inScope(scope: Scope, operation: OperationSpec): boolean {
   if (scope === 'authenticated') return operation.authenticated;
   if (scope === 'creates') return operation.create;
   if (scope === 'creates with body') return operation.create && operation.requestBody !== undefined;
+  if (scope === 'with body') return operation.create || operation.requestBody !== undefined;
   return scope.includes(operation.id);
 }
 

@@ -10,6 +10,8 @@ import type { RequestState } from '../context';
 import { errorBody } from '../errors';
 import { serializePaymentA, serializeRefundA } from '../../representations/payment-a';
 import { serializePayout } from '../../representations/payout';
+import { serializeDeletedWebhookEndpoint, serializeWebhookEndpoint } from '../../representations/webhook-endpoint';
+import type { WebhookEndpointView } from '../../domain/webhook-endpoints';
 import type { Shape } from '../../representations/versions';
 import type { ExampleObject } from './types';
 
@@ -20,6 +22,16 @@ const HOSTED_PAYMENT_ID = 'pay_Hq83nVb2KdLs0PzX5wRt7YcE';
 const REFUND_ID = 'ref_2Fh7Kp9QmZx4Lw8Rt3Vb6NcY';
 const PAYOUT_ID = 'po_9Kd3Lm7Qx2Zp5Rt8Vw4Bn6Hc';
 const REQUEST_ID = 'req_4mT8qZ2xK9pL3vR7wB5nC1dF';
+
+const WEBHOOK_ENDPOINT_ID = 'we_3Jk8Lp2Qm7Zx5Rt9Vw4Bn6Hc';
+const WEBHOOK_SECRET = 'whsec_ZXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwgb25l';
+
+function webhookEndpoint(overrides: Partial<WebhookEndpointView>, secret?: string) {
+  return serializeWebhookEndpoint({
+    id: WEBHOOK_ENDPOINT_ID, livemode: false, url: 'https://shop.example/webhooks', enabledEvents: ['payment.succeeded', 'payment.failed'],
+    description: 'Order fulfilment', apiVersion: '2025-09-01', status: 'enabled', createdAt: CREATED, ...overrides,
+  }, secret);
+}
 
 const card = { brand: 'VISA' as const, last4: '4242', exp_month: 12, exp_year: 2030, cardholder_name: 'Ada Lovelace', country: 'US' };
 
@@ -173,6 +185,10 @@ export const EXAMPLES: Record<string, ExampleObject> = {
     summary: 'Partial refund',
     value: { payment_id: PAYMENT_ID, amount: 1500, reason: 'Damaged item' },
   },
+  retryEventRequest: {
+    summary: 'Send again to one endpoint',
+    value: { webhook_endpoint_id: 'we_4mQx8Rk2Lp7ZtV1cN9bH3sWd' },
+  },
   payoutRequest: {
     summary: 'Payout to a Visa card',
     value: {
@@ -287,6 +303,18 @@ export const EXAMPLES: Record<string, ExampleObject> = {
     summary: 'One page of Payouts',
     value: { object: 'list', data: [serializePayout(payout({}))], has_more: false, total_count: 1, url: '/v1/payouts' },
   },
+  webhookEndpointRequest: {
+    summary: 'Payment outcomes to one URL',
+    value: { url: 'https://shop.example/webhooks', enabled_events: ['payment.succeeded', 'payment.failed'], description: 'Order fulfilment' },
+  },
+  webhookEndpointUpdateRequest: { summary: 'Pause an endpoint', value: { status: 'disabled' } },
+  rotateWebhookSecretRequest: { summary: 'Keep the old secret for an hour', value: { grace_period_seconds: 3600 } },
+  webhookEndpointCreated: { summary: 'Created, with its secret', value: webhookEndpoint({}, WEBHOOK_SECRET) },
+  webhookEndpoint: { summary: 'An endpoint', value: webhookEndpoint({}) },
+  webhookEndpointDisabled: { summary: 'Disabled', value: webhookEndpoint({ status: 'disabled' }) },
+  webhookEndpointRotated: { summary: 'With its new secret', value: webhookEndpoint({}, 'whsec_Zm9yIGV4YW1wbGUgb25seSwgbm90IGEga2V5') },
+  webhookEndpointList: { summary: 'One page of endpoints', value: { object: 'list', data: [webhookEndpoint({})], has_more: false, url: '/v1/webhook_endpoints' } },
+  webhookEndpointDeleted: { summary: 'Deleted', value: serializeDeletedWebhookEndpoint(WEBHOOK_ENDPOINT_ID) },
   healthOk: { summary: 'Healthy', value: { status: 'ok', checks: { database: 'ok', temporal: 'ok' } } },
   healthUnavailable: { summary: 'Temporal unreachable', value: { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } } },
 };

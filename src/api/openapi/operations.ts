@@ -7,16 +7,22 @@ export type OperationId =
   | 'createPayment' | 'createHostedPayment' | 'listPayments' | 'retrievePayment'
   | 'createRefund' | 'refundPaymentB'
   | 'createPayout' | 'listPayouts' | 'retrievePayout'
+  | 'listEvents' | 'retrieveEvent' | 'retryEvent'
+  | 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'retrieveWebhookEndpoint' | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint' | 'rotateWebhookEndpointSecret'
   | 'getHealth' | 'getMetrics' | 'getOpenApiDocument' | 'getDocsPage';
 
-export type Tag = 'Payments' | 'Refunds' | 'Payouts' | 'Events' | 'Service';
+export type Tag = 'Payments' | 'Refunds' | 'Payouts' | 'Webhook endpoints' | 'Events' | 'Service';
 
 export const TAGS: Record<Tag, string> = {
   Payments: 'Direct and Hosted Payment Page payments: create, retrieve, list. Both shapes, chosen by `Service-Version`.',
   Refunds: 'Refunds of `SUCCEEDED` payments. `POST /v1/refunds` is Shape A; `POST /v1/payments/{id}/refund` is Shape B.',
   Payouts: 'Server-to-server payouts to Visa and Mastercard cards. Shape A only.',
+  'Webhook endpoints': 'Where events are sent: up to 16 endpoints per mode, each with its own `whsec_` secret, event filter, status '
+    + 'and `api_version` (the body\'s shape). Each endpoint gets its own delivery of every event it takes, retried on its own. Shape A only.',
   Events: 'Webhooks: what the service POSTs to the merchant\'s endpoint on every status change, signed per Standard Webhooks. '
-    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast.',
+    + 'At least once, in any order: deduplicate on `webhook-id`, reconcile by reading the object, answer 2xx fast. '
+    + 'Every event is kept at least 30 days: list them, read one with its deliveries and attempts, and send it again.',
   Service: 'Health, metrics and this reference. No authentication.',
 };
 
@@ -34,7 +40,7 @@ export interface SuccessResponse {
 
 export interface OperationSpec {
   id: OperationId;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** OpenAPI path template. */
   path: string;
   tag: Tag;
@@ -51,11 +57,13 @@ export interface OperationSpec {
    * answers `404 resource_not_found` for it. The router test keeps this flag honest.
    */
   served: boolean;
-  pathParameter?: 'PaymentId' | 'PayoutId';
+  pathParameter?: 'PaymentId' | 'PayoutId' | 'WebhookEndpointId' | 'EventId';
   /** Component name of the joi query schema whose keys become query parameters. */
-  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery';
+  query?: 'ListPaymentsQuery' | 'ListPayoutsQuery' | 'ListWebhookEndpointsQuery' | 'ListEventsQuery';
   /** Component schema of the JSON request body per shape. */
   requestBody?: Partial<Record<Shape, string>>;
+  /** The body may be left out (every field has a default). */
+  requestBodyOptional?: boolean;
   requestExamples?: string[];
   responses: SuccessResponse[];
   /** Shape B hosted payments: the completed payment is POSTed to the request's `callback_url`. */
@@ -253,6 +261,153 @@ export const OPERATIONS: readonly OperationSpec[] = [
       json: { A: 'Payout' },
       examples: ['payoutSucceeded'],
     }],
+  },
+  {
+    id: 'createWebhookEndpoint',
+    method: 'post',
+    path: '/v1/webhook_endpoints',
+    tag: 'Webhook endpoints',
+    summary: 'Create a webhook endpoint',
+    description: 'Events of the key\'s mode whose type is in `enabled_events` (or every type, with `*`) are POSTed to `url`, signed with '
+      + 'the endpoint\'s own secret. The answer is the only one, with a rotation\'s, that shows `secret`: keep it. In live mode the URL '
+      + 'must resolve to public addresses; in test mode `http://localhost` and `http://127.0.0.1` are allowed too, but never a port of the '
+      + 'service itself. At most 16 endpoints per mode (more: `400 parameter_invalid`, param `url`).',
+    authenticated: true,
+    create: true,
+    shapes: ['A'],
+    served: true,
+    requestBody: { A: 'WebhookEndpointRequest' },
+    requestExamples: ['webhookEndpointRequest'],
+    responses: [{ status: 201, description: 'The endpoint, with its secret.', json: { A: 'WebhookEndpointWithSecret' }, examples: ['webhookEndpointCreated'] }],
+  },
+  {
+    id: 'listWebhookEndpoints',
+    method: 'get',
+    path: '/v1/webhook_endpoints',
+    tag: 'Webhook endpoints',
+    summary: 'List webhook endpoints',
+    description: 'The endpoints of the key\'s mode, newest first. `starting_after` and `ending_before` cannot be combined.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    query: 'ListWebhookEndpointsQuery',
+    responses: [{ status: 200, description: 'One page of endpoints.', json: { A: 'WebhookEndpointList' }, examples: ['webhookEndpointList'] }],
+  },
+  {
+    id: 'retrieveWebhookEndpoint',
+    method: 'get',
+    path: '/v1/webhook_endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'Retrieve a webhook endpoint',
+    description: 'The endpoint, without its secret.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'WebhookEndpointId',
+    responses: [{ status: 200, description: 'The endpoint.', json: { A: 'WebhookEndpoint' }, examples: ['webhookEndpoint'] }],
+  },
+  {
+    id: 'updateWebhookEndpoint',
+    method: 'post',
+    path: '/v1/webhook_endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'Update a webhook endpoint',
+    description: 'Changes any of `url`, `enabled_events`, `description` and `status`; fields left out stay. A `disabled` endpoint gets no new '
+      + 'deliveries and its pending retries stop. The URL rules are the create\'s. `api_version` is fixed at creation: create a new '
+      + 'endpoint to move to another version.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'WebhookEndpointId',
+    requestBody: { A: 'WebhookEndpointUpdateRequest' },
+    requestExamples: ['webhookEndpointUpdateRequest'],
+    responses: [{ status: 200, description: 'The endpoint, updated.', json: { A: 'WebhookEndpoint' }, examples: ['webhookEndpointDisabled'] }],
+  },
+  {
+    id: 'deleteWebhookEndpoint',
+    method: 'delete',
+    path: '/v1/webhook_endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'Delete a webhook endpoint',
+    description: 'The endpoint gets no more deliveries and its pending retries stop. Events already sent keep naming it.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'WebhookEndpointId',
+    responses: [{ status: 200, description: 'Deleted.', json: { A: 'DeletedWebhookEndpoint' }, examples: ['webhookEndpointDeleted'] }],
+  },
+  {
+    id: 'rotateWebhookEndpointSecret',
+    method: 'post',
+    path: '/v1/webhook_endpoints/{id}/rotate_secret',
+    tag: 'Webhook endpoints',
+    summary: 'Rotate a webhook endpoint\'s secret',
+    description: 'A new secret, shown in this answer only. Until `grace_period_seconds` have passed (default a day, at most seven) every '
+      + 'delivery carries two `v1,` signatures, one per secret, so receivers can switch without missing an event. A rotation with `0` '
+      + 'retires the older secrets at once.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'WebhookEndpointId',
+    requestBody: { A: 'RotateWebhookSecretRequest' },
+    requestBodyOptional: true,
+    requestExamples: ['rotateWebhookSecretRequest'],
+    responses: [{ status: 200, description: 'The endpoint, with its new secret.', json: { A: 'WebhookEndpointWithSecret' }, examples: ['webhookEndpointRotated'] }],
+  },
+  {
+    id: 'listEvents',
+    method: 'get',
+    path: '/v1/events',
+    tag: 'Events',
+    summary: 'List events',
+    description: 'Newest first, stable across pages while new events are raised (`starting_after` / `ending_before` with an event id, '
+      + 'not both). Filters combine: `type` (repeatable; an exact type or a prefix wildcard such as `payment.*`), `object_id`, '
+      + 'the creation time, and `delivery_success`. Events are kept at least 30 days. A bad value is `400 invalid_search_criteria`.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    query: 'ListEventsQuery',
+    responses: [{ status: 200, description: 'One page of events.', json: { A: 'EventList' } }],
+  },
+  {
+    id: 'retrieveEvent',
+    method: 'get',
+    path: '/v1/events/{id}',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'The event as delivered, with one entry in `deliveries` per webhook endpoint it was sent to: its status, every attempt '
+      + '(oldest first) and when the next one is due.',
+    authenticated: true,
+    create: false,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'EventId',
+    responses: [{ status: 200, description: 'The event with its deliveries.', json: { A: 'EventWithDeliveries' } }],
+  },
+  {
+    id: 'retryEvent',
+    method: 'post',
+    path: '/v1/events/{id}/retry',
+    tag: 'Events',
+    summary: 'Send an event again',
+    description: 'One new attempt now to each webhook endpoint the event was sent to (or only to `webhook_endpoint_id`), whatever earlier '
+      + 'attempts did: the same `webhook-id`, a fresh timestamp and signature. The answer comes after the attempts, with the event as '
+      + 'retrieve shows it. An endpoint the event was not sent to is `404 object_not_found`.',
+    authenticated: true,
+    create: true,
+    shapes: ['A'],
+    served: true,
+    pathParameter: 'EventId',
+    requestBody: { A: 'RetryEventRequest' },
+    requestBodyOptional: true,
+    requestExamples: ['retryEventRequest'],
+    responses: [{ status: 200, description: 'The event with its deliveries, the new attempts included.', json: { A: 'EventWithDeliveries' } }],
   },
   {
     id: 'getHealth',

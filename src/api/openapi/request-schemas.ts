@@ -7,6 +7,9 @@ import parse from 'joi-to-json';
 import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema } from '../schemas/payments';
 import { createPayoutSchema, listPayoutsQuerySchema } from '../schemas/payouts';
 import { createRefundSchema } from '../schemas/refunds';
+import { listEventsQuerySchema, retryEventSchema } from '../schemas/events';
+import { createWebhookEndpointSchema, listWebhookEndpointsQuerySchema, rotateWebhookSecretSchema, updateWebhookEndpointSchema } from '../schemas/webhook-endpoints';
+import { EVENT_TYPES } from '../../domain/events';
 import { MAX_CHARACTERS_META } from '../schemas/common';
 import { PAYMENT_STATUSES } from '../../domain/payment';
 import { PAYOUT_STATUSES } from '../../domain/payout';
@@ -102,9 +105,51 @@ const REQUEST_BODIES: Record<string, RequestSchemaSource> = {
       merchant_reference: MERCHANT_REFERENCE,
     },
   },
+  RetryEventRequest: {
+    joi: retryEventSchema,
+    notes: { webhook_endpoint_id: 'Only this endpoint (one the event was sent to); without it, every endpoint the event was sent to.' },
+  },
+};
+
+const ENDPOINT_URL = 'Absolute `http` or `https` URL without credentials, at most 2048 characters. Live mode: it must resolve to public '
+  + 'addresses only. Test mode: public addresses, `localhost` and `127.0.0.1` too, but never a port of the service itself. Refused: '
+  + '`400 parameter_invalid`, param `url`.';
+const ENABLED_EVENTS = `Non-empty: event types (${codeList(EVENT_TYPES)}), or \`*\` for every type, including types added later.`;
+const ENDPOINT_DESCRIPTION = 'Your note on the endpoint; `null` clears it.';
+
+REQUEST_BODIES.WebhookEndpointRequest = {
+  joi: createWebhookEndpointSchema,
+  notes: {
+    url: ENDPOINT_URL,
+    enabled_events: ENABLED_EVENTS,
+    description: ENDPOINT_DESCRIPTION,
+    api_version: 'The body\'s shape: `2025-09-01` the Shape A snapshot; `2024-06-01` the Shape B payment for payment events (refund and '
+      + 'payout events have one shape). Default: the account\'s default version.',
+  },
+};
+REQUEST_BODIES.WebhookEndpointUpdateRequest = {
+  joi: updateWebhookEndpointSchema,
+  notes: {
+    url: ENDPOINT_URL,
+    enabled_events: ENABLED_EVENTS,
+    description: ENDPOINT_DESCRIPTION,
+    status: '`disabled`: no new deliveries, and pending retries stop. `enabled`: deliveries resume with the next event.',
+  },
+};
+REQUEST_BODIES.RotateWebhookSecretRequest = {
+  joi: rotateWebhookSecretSchema,
+  notes: { grace_period_seconds: 'How long the current secrets keep signing next to the new one. Default 86400 (a day).' },
 };
 
 const REQUEST_QUERIES: Record<string, RequestSchemaSource> = {
+  ListWebhookEndpointsQuery: {
+    joi: listWebhookEndpointsQuerySchema,
+    notes: {
+      limit: 'Page size.',
+      starting_after: 'Webhook endpoint id: the page after it (newer-to-older order). Not with `ending_before`.',
+      ending_before: 'Webhook endpoint id: the page before it. Not with `starting_after`.',
+    },
+  },
   ListPaymentsQuery: {
     joi: listPaymentsQuerySchema,
     notes: {
@@ -131,6 +176,19 @@ const REQUEST_QUERIES: Record<string, RequestSchemaSource> = {
       'created[lt]': CREATED_LT,
       'amount[gte]': 'Amount at least this many minor units.',
       'amount[lte]': 'Amount at most this many minor units.',
+    },
+  },
+  ListEventsQuery: {
+    joi: listEventsQuerySchema,
+    notes: {
+      limit: 'Page size.',
+      starting_after: 'Event id: the page after it (newer-to-older order). Not with `ending_before`.',
+      ending_before: 'Event id: the page before it. Not with `starting_after`.',
+      type: 'Repeatable: an event type, or a prefix wildcard such as `payment.*` (every `payment.` type). An event matches any one.',
+      object_id: 'Only the events of this Payment, Refund or Payout.',
+      'created[gte]': CREATED_GTE,
+      'created[lt]': CREATED_LT,
+      delivery_success: '`true`: every delivery of the event succeeded (an event sent to no endpoint counts); `false`: at least one has not (yet).',
     },
   },
 };

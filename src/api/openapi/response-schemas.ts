@@ -9,6 +9,7 @@ import { PAYMENT_STATUSES, type IntegrationType, type NextActionReason } from '.
 import { SHAPE_B_DECLINE_CODES } from '../../domain/payment-shape-b';
 import { PAYOUT_STATUSES } from '../../domain/payout';
 import type { RefundStatus, RefundType } from '../../domain/refunds';
+import { KNOWN_VERSIONS } from '../../representations/versions';
 import { SHAPE_B_ONLY_CODES } from './error-scopes';
 import { openEnum, schemaRef, type JsonSchema } from './types';
 
@@ -189,6 +190,31 @@ function payoutSchemas(): Record<string, JsonSchema> {
   };
 }
 
+function webhookEndpointSchemas(): Record<string, JsonSchema> {
+  const properties = (secret: boolean): Record<string, JsonSchema> => ({
+    id: { type: 'string', pattern: '^we_[A-Za-z0-9]{24}$' },
+    object: { const: 'webhook_endpoint' },
+    url: { type: 'string', format: 'uri', maxLength: 2048 },
+    enabled_events: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Event types, or `*` for every type.' },
+    description: { type: ['string', 'null'], maxLength: 500 },
+    api_version: { type: 'string', enum: [...KNOWN_VERSIONS], description: 'The shape of the bodies this endpoint receives.' },
+    status: { type: 'string', enum: ['enabled', 'disabled'] },
+    created_at: timestamp(false),
+    livemode: { type: 'boolean' },
+    ...(secret ? { secret: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: 'The signing secret. Shown only here: store it.' } } : {}),
+  });
+  return {
+    WebhookEndpoint: strictObject('A webhook endpoint. Its secret is never shown again after the create or a rotation.', properties(false)),
+    WebhookEndpointWithSecret: strictObject('A webhook endpoint with its new signing secret (the answer of a create or a rotation).', properties(true)),
+    WebhookEndpointList: list('A page of webhook endpoints, newest first.', 'WebhookEndpoint', '/v1/webhook_endpoints'),
+    DeletedWebhookEndpoint: strictObject('A deleted webhook endpoint.', {
+      id: { type: 'string', pattern: '^we_[A-Za-z0-9]{24}$' },
+      object: { const: 'webhook_endpoint' },
+      deleted: { const: true },
+    }),
+  };
+}
+
 function errorSchemas(): Record<string, JsonSchema> {
   const allCodes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
   const docUrl: JsonSchema = { type: 'string', format: 'uri', pattern: '/docs#error-[a-z_]+$', description: 'Link to this code in the reference: `{base_url}/docs#error-<code>`.' };
@@ -238,5 +264,5 @@ function serviceSchemas(): Record<string, JsonSchema> {
 }
 
 export function responseSchemas(): Record<string, JsonSchema> {
-  return { ...paymentSchemas(), Refund: refundSchema(), ...payoutSchemas(), ...errorSchemas(), ...serviceSchemas() };
+  return { ...paymentSchemas(), Refund: refundSchema(), ...payoutSchemas(), ...webhookEndpointSchemas(), ...errorSchemas(), ...serviceSchemas() };
 }

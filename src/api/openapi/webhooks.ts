@@ -1,6 +1,7 @@
-// The events the service POSTs to a merchant's webhook endpoint, as the document's top-level
+// The events the service POSTs to a merchant's webhook endpoints, as the document's top-level
 // `webhooks`: one entry per event type the service raises (EVENT_TYPES), its body the event
-// envelope around a Shape A snapshot of the object, its headers the Standard Webhooks signature.
+// envelope around a snapshot of the object (Shape A; for payment events to an endpoint on
+// 2024-06-01, the Shape B payment), its headers the Standard Webhooks signature.
 import { EVENT_TYPES, type EventObject, type EventType } from '../../domain/events';
 import { example } from './examples';
 import { strictObject, timestamp } from './response-schemas';
@@ -22,6 +23,7 @@ const WHEN: Record<EventType, string> = {
   'payment.succeeded': 'A Payment succeeded.',
   'payment.failed': 'A Payment failed; `failure_code` says why.',
   'payment.expired': 'The customer did not complete a Payment\'s required action in time.',
+  'payment.refunded': 'A Refund of a Payment succeeded (sent each time one does): the Payment after it, its `amount_refunded`, `amount_refundable` and `refunds` including that Refund.',
   'refund.processing': 'A Refund was submitted; the funds are not returned yet.',
   'refund.succeeded': 'A Refund succeeded: the funds are on their way back to the card.',
   'refund.failed': 'A Refund failed; `failure.code` says why.',
@@ -37,6 +39,7 @@ const SNAPSHOT_EXAMPLES: Partial<Record<EventType, string>> = {
   'payment.processing': 'paymentProcessing',
   'payment.succeeded': 'paymentSucceededWithRefund',
   'payment.failed': 'paymentFailed',
+  'payment.refunded': 'paymentSucceededWithRefund',
   'refund.processing': 'refundProcessing',
   'refund.failed': 'refundFailed',
   'payout.pending': 'payoutPending',
@@ -69,7 +72,7 @@ export const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
     in: 'header',
     required: true,
     description: 'Standard Webhooks signatures, space-separated: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` '
-      + 'with the merchant\'s `whsec_` secret. Two while a rotated secret is in its grace period; accept the event when one matches.',
+      + 'with the endpoint\'s `whsec_` secret. Two while a rotated secret is in its grace period; accept the event when one matches.',
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
   },
 };
@@ -83,7 +86,12 @@ function envelope(object: EventObject): JsonSchema {
     type: { type: 'string', enum: types },
     created_at: timestamp(false, 'When the change happened (Unix seconds).'),
     livemode: { type: 'boolean', description: 'False for a test-mode event.' },
-    data: strictObject('The object.', { object: { ...schemaRef(snapshot), description: `The ${snapshot} as it was at the change (Shape A, whatever the account's version).` } }),
+    data: strictObject('The object.', {
+      object: object === 'payment'
+        // The version picks the shape, not the body: anyOf, not oneOf (document.ts, eitherShape).
+        ? { anyOf: [schemaRef('Payment'), schemaRef('PaymentB')], description: 'The Payment as it was at the change: `Payment` (Shape A) for an endpoint on `2025-09-01`, `PaymentB` for one on `2024-06-01`.' }
+        : { ...schemaRef(snapshot), description: `The ${snapshot} as it was at the change (Shape A, whatever the endpoint's \`api_version\`).` },
+    }),
   });
 }
 
@@ -103,7 +111,8 @@ function eventExample(type: EventType): Record<string, ExampleObject> | undefine
 
 const RESPONSES: Record<string, ResponseObject> = {
   '2XX': { description: 'Received. Any 2xx within 10 seconds; answer first, then process.' },
-  default: { description: 'Anything else, or no answer within 10 seconds: the event is retried with exponential backoff for up to 3 days.' },
+  default: { description: 'Anything else, or no answer within 10 seconds: the event is retried to this endpoint with exponential backoff '
+    + 'for up to 3 days, on its own schedule (other endpoints are not held up).' },
 };
 
 const SIGNATURE_HEADERS: Reference[] = Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
@@ -115,7 +124,8 @@ function webhook(type: EventType): OperationObject {
     operationId: operationId(type),
     tags: ['Events'],
     summary: type,
-    description: `${WHEN[type]} The body is a \`${OBJECTS[object].envelope}\` with \`type\` \`${type}\`.`,
+    description: `${WHEN[type]} The body is a \`${OBJECTS[object].envelope}\` with \`type\` \`${type}\`, POSTed to every enabled `
+      + 'webhook endpoint of the mode whose `enabled_events` has this type or `*`.',
     security: [],
     parameters: SIGNATURE_HEADERS,
     requestBody: {
@@ -152,7 +162,8 @@ export function shapeBCallbacks(): Record<string, Record<string, { post: Operati
           summary: 'Shape B `callback_url`',
           description: 'When a Shape B hosted payment with a `callback_url` completes (`succeeded`, or `failed` when declined or expired), '
             + 'the service POSTs the payment, in Shape B, to that URL: once per payment, signed, retried and deduplicated like the webhooks. '
-            + 'The merchant\'s webhook endpoint still gets the Shape A events.',
+            + 'The merchant\'s webhook endpoints still get their events. Signed with the account\'s own secret (the one the operator '
+            + 'handed out with the account), not an endpoint\'s.',
           security: [],
           parameters: SIGNATURE_HEADERS,
           requestBody: {

@@ -84,3 +84,21 @@ export const billingDetails = () => Joi.object({
 
 export const description = () => text(500).allow(null);
 export const merchantCustomerId = () => text(255).min(1).allow(null);
+
+/** A Unix time in seconds, as list filters take it (`created[gte]`, `created[lt]`). */
+export const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
+
+const MAX_REPEATS = 20;
+
+/** A repeatable query parameter: each value normalized by `parse` (null = invalid), duplicates dropped. */
+export function repeatable<T>(parse: (value: string) => T | null, message: string) {
+  return Joi.array().items(Joi.string().allow('')).single().max(MAX_REPEATS).custom((values: string[], helpers) => {
+    const parsed: T[] = [];
+    for (const value of values) {
+      const item = parse(value);
+      if (item === null) return helpers.error('any.invalid');
+      if (!parsed.includes(item)) parsed.push(item);
+    }
+    return parsed;
+  }).messages({ 'any.invalid': message, 'array.max': `{{#label}} may be given at most ${MAX_REPEATS} times` });
+}

@@ -1,6 +1,6 @@
 // Request schemas of the Payment operations (docs/api-reference.md, "Money and bounds" and "Lists").
 import Joi from 'joi';
-import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl, text } from './common';
+import { amount, billingDetails, cardCvc, cardExpMonth, cardExpYear, cardNumber, currency, description, ipAddress, merchantCustomerId, merchantReference, returnUrl, text, unixSeconds } from './common';
 import type { BillingDetails } from '../../domain/payment';
 
 export interface DirectPaymentRequestA {
@@ -62,7 +62,6 @@ export const hostedPaymentSchemaA = Joi.object<HostedPaymentRequestA>({
 }).required();
 
 const paymentId = () => Joi.string().pattern(/^pay_[A-Za-z0-9-]+$/).max(64);
-const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
 
 /**
  * GET /v1/payments; `status` is spelled per shape, and the two cursors together are

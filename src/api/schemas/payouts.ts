@@ -7,7 +7,7 @@ import { isId } from '../../domain/ids';
 import { MAX_AMOUNT, isIsoCurrency, normalizeCurrency } from '../../domain/money';
 import { isPayoutStatus, isValidRecipientName, PAYOUT_STATUSES, type PayoutStatus } from '../../domain/payout';
 import { isValidSearch, MAX_SEARCH_LENGTH } from '../../domain/payout-search';
-import { amount, currency, ipAddress, merchantReference } from './common';
+import { amount, currency, ipAddress, merchantReference, repeatable, unixSeconds } from './common';
 
 export interface CreatePayoutRequest {
   amount: number;
@@ -40,22 +40,6 @@ export const createPayoutSchema = Joi.object<CreatePayoutRequest>({
 }).required();
 
 const CARD_BRANDS: readonly CardBrand[] = ['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER', 'JCB', 'DINERS', 'UNIONPAY', 'UNKNOWN'];
-const MAX_REPEATS = 20;
-
-/** A repeatable query parameter: each value normalized by `parse` (null = invalid), duplicates dropped. */
-function repeatable<T>(parse: (value: string) => T | null, message: string) {
-  return Joi.array().items(Joi.string().allow('')).single().max(MAX_REPEATS).custom((values: string[], helpers) => {
-    const parsed: T[] = [];
-    for (const value of values) {
-      const item = parse(value);
-      if (item === null) return helpers.error('any.invalid');
-      if (!parsed.includes(item)) parsed.push(item);
-    }
-    return parsed;
-  }).messages({ 'any.invalid': message, 'array.max': `{{#label}} may be given at most ${MAX_REPEATS} times` });
-}
-
-const unixSeconds = () => Joi.number().integer().min(0).max(99_999_999_999);
 const minorAmount = () => Joi.number().integer().min(0).max(MAX_AMOUNT);
 const payoutCursor = () => Joi.string().custom((value: string, helpers) => (isId('payout', value) ? value : helpers.error('any.invalid')))
   .messages({ 'any.invalid': '{{#label}} must be a Payout id (po_ followed by 24 letters or digits)' });

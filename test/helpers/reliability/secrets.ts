@@ -1,5 +1,6 @@
 // What must never be stored in the clear, and where the suite looks for it afterwards: the card
-// numbers and CVCs it sent, the API keys it was given (which may exist only as hashes), and the
+// numbers and CVCs it sent, the API keys it was given (which may exist only as hashes), the webhook
+// signing secrets it was shown (which may exist only sealed), and the
 // personal data its workload sends, which Temporal may hold only encrypted.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,13 @@ export function rememberApiKeys(...keys: string[]): void {
 
 export function usedApiKeys(): string[] {
   return [...apiKeys];
+}
+
+const webhookSecrets = new Set<string>();
+
+/** `whsec_` secrets the suite was shown (a merchant's, an endpoint's). */
+export function rememberWebhookSecrets(...secrets: string[]): void {
+  for (const secret of secrets) webhookSecrets.add(secret);
 }
 
 /**
@@ -70,8 +78,13 @@ export function personalNeedles(): Needle[] {
   return Object.entries(PERSONAL_DATA).map(([field, value]) => ({ label: `personal data (${field})`, test: (text: string) => text.includes(value) }));
 }
 
+/** The secret's key material (the base64 after `whsec_`), however it is quoted; labelled by number only. */
+function webhookSecretNeedles(): Needle[] {
+  return [...webhookSecrets].map((secret, n) => ({ label: `webhook secret #${n + 1}`, test: (text: string) => text.includes(secret.slice('whsec_'.length)) }));
+}
+
 export function secretNeedles(): Needle[] {
-  return [...cardNeedles(), ...cvcNeedles(), ...keyNeedles()];
+  return [...cardNeedles(), ...cvcNeedles(), ...keyNeedles(), ...webhookSecretNeedles()];
 }
 
 /** Labels of the needles found in the text. */

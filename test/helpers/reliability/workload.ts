@@ -6,7 +6,7 @@ import { openPage, submitOutcome } from '../sandbox';
 import { CVCS, FUTURE_YEAR, PAYMENT_CARDS, PAYOUT_CARDS, failsWith, refundOutcome, useCard, useCvc, type Outcome } from './cards';
 import { createUntilSettled, getUntil, newCreate } from './client';
 import type { Ledger, ObjectKind, TrackedObject } from './ledger';
-import { PERSONAL_DATA, rememberApiKeys } from './secrets';
+import { PERSONAL_DATA, rememberApiKeys, rememberWebhookSecrets } from './secrets';
 import type { ReliabilityStack } from './stack';
 
 export type PaymentCard = keyof typeof PAYMENT_CARDS;
@@ -34,6 +34,7 @@ export const PAYMENT_AMOUNT = 5000;
 export async function newMerchant(stack: ReliabilityStack, name: string, webhookUrl?: string): Promise<TestMerchant> {
   const merchant = await createMerchant(stack.api, { name, webhookUrl });
   rememberApiKeys(merchant.testKey, merchant.liveKey);
+  rememberWebhookSecrets(merchant.webhookSecret);
   return merchant;
 }
 
