@@ -212,15 +212,18 @@ function refundKillsTest(stack: ReliabilityStack): void {
 
     const report = await stack.audit(ledger, [merchant], 240_000);
     const refundObjects = ledger.objects.filter((o) => o.kind === 'refund');
-    // How many of the Payments lost a workflow task to a kill (the task that held their submissions).
+    // How many submissions a kill cut short (retried activities), and workflow tasks lost to kills.
+    let retriedSubmissions = 0;
     let lostTasks = 0;
     for (const p of payments) {
       const events = (await stack.api.deps.temporal.workflow.getHandle(p.id).fetchHistory()).events ?? [];
+      const submissions = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund').map((e) => String(e.eventId)));
+      retriedSubmissions += events.filter((e) => submissions.has(String(e.activityTaskStartedEventAttributes?.scheduledEventId)) && (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1).length;
       lostTasks += events.filter((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes).length;
     }
     recordFigure({ section: PROCESS_FAULTS, fault: `${FAULT_NAMES.worker}, during concurrent refund submissions (objects: refunds accepted)`, tried: kills, objects: refundObjects.length, ...problemsAmong(report, refundObjects) });
     recordMeasurement(PROCESS_FAULTS, `refunds through worker kills (seed ${seed}): ${payments.length} Payments, ${refunds.reduce((n, r) => n + r.accepted.length, 0)} refunds accepted and `
-      + `${refunds.reduce((n, r) => n + r.refused, 0)} refused in ${Math.round((Date.now() - started) / 1000)} s, ${kills} worker kills, ${lostTasks} workflow tasks of the Payments lost to them; `
+      + `${refunds.reduce((n, r) => n + r.refused, 0)} refused in ${Math.round((Date.now() - started) / 1000)} s, ${kills} worker kills, ${retriedSubmissions} submissions retried after one, ${lostTasks} workflow tasks of the Payments lost; `
       + `${refundObjects.filter((o) => o.retries.length > 0).length} refunds needed same-key retries.`);
     expectClean(report);
     // No Payment took more than it holds, and each took exactly what fits: four quarters.
