@@ -1,4 +1,4 @@
-// Webhook endpoints in the bench (issue 27): what more endpoints per merchant cost a create, and
+// Webhook endpoints in the bench: what more endpoints per merchant cost a create, and
 // whether one endpoint that is down delays the others. Every seeded merchant already has its
 // operator endpoint on the receiver (`/webhooks`); the steps add endpoints through the API for their
 // duration and delete them afterwards, so the other scenarios see one endpoint per merchant.

@@ -1,4 +1,4 @@
-// The Events API under a million events of one merchant (issue 27, "Speed"): the first page, an
+// The Events API under a million events of one merchant: the first page, an
 // object's events, an exact type and a wildcard, a deep cursor. The events are seeded in bulk SQL
 // beside the payouts' merchant, and reused when a kept database already holds them.
 import type { StepPlan } from './scenarios';

@@ -1,4 +1,4 @@
-// Payout submissions and payment lists at scale (issue 26): POST /v1/payouts with a card the
+// Payout submissions and payment lists at scale: POST /v1/payouts with a card the
 // provider answers at once, at a paced rate and at saturation, and with the card whose provider
 // holds its answer back 15 s (the answer must come within 2 s, PENDING); GET /v1/payments pages of
 // one merchant holding a million payments. Their targets are checked beside the create's.

@@ -1,4 +1,4 @@
-// The refund targets of the report (issue 26): a refund against a frictionless create at 10/s in the
+// The refund targets of the report: a refund against a frictionless create at 10/s in the
 // same run, and one hot Payment refunded 10 times a second without a queue.
 import type { StepResult } from '../scenarios';
 import type { TargetCheck } from './report';

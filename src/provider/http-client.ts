@@ -5,6 +5,7 @@
 import type { CardBrand } from '../domain/cards';
 import { isFailureCode, type FailureCode } from '../domain/failure-codes';
 import type {
+  CallOptions,
   AuthorizationAnswer, AuthorizationResult, AuthorizeRequest, Lookup, PayoutAnswer, PayoutRequest, PayoutResult,
   ProviderCardSummary, ProviderClient, RefundAnswer, RefundRequest, RefundResult, SettlingAnswer, Unanswered,
 } from './types';
@@ -216,7 +217,7 @@ export class HttpProviderClient implements ProviderClient {
     this.timeoutMs = timeoutMs;
   }
 
-  private async exchange(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Exchange> {
+  private async exchange(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string, options: CallOptions = {}): Promise<Exchange> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
@@ -225,7 +226,7 @@ export class HttpProviderClient implements ProviderClient {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: options.signal ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), options.signal]) : AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual',
       });
       const text = await res.text();
@@ -298,7 +299,7 @@ export class HttpProviderClient implements ProviderClient {
     return (body && parseRefund(body)) ?? unanswered(exchange, LOOKUP);
   }
 
-  async payout(req: PayoutRequest): Promise<PayoutResult> {
+  async payout(req: PayoutRequest, options?: CallOptions): Promise<PayoutResult> {
     const exchange = await this.exchange('POST', '/v1/payouts', {
       reference: req.reference,
       amount: req.amount,
@@ -309,7 +310,7 @@ export class HttpProviderClient implements ProviderClient {
         last_name: req.recipient.last_name,
         country: req.recipient.country,
       },
-    }, req.idempotencyKey);
+    }, req.idempotencyKey, options);
     if (exchange.kind === 'answer' && exchange.status === 422 && isObject(exchange.json)
       && (exchange.json.error === 'unsupported_card' || exchange.json.error === 'invalid_card')) {
       // The API validates destinations first, so this is defensive; nothing was recorded.
@@ -319,8 +320,8 @@ export class HttpProviderClient implements ProviderClient {
     return (body && parsePayout(body)) ?? unanswered(exchange, REFUSED_UNPROCESSED.payout);
   }
 
-  async getPayoutByKey(idempotencyKey: string): Promise<Lookup<PayoutAnswer>> {
-    const exchange = await this.exchange('GET', `/v1/payouts?idempotency_key=${encodeURIComponent(idempotencyKey)}`);
+  async getPayoutByKey(idempotencyKey: string, options?: CallOptions): Promise<Lookup<PayoutAnswer>> {
+    const exchange = await this.exchange('GET', `/v1/payouts?idempotency_key=${encodeURIComponent(idempotencyKey)}`, undefined, undefined, options);
     if (isNotFound(exchange)) return { kind: 'not_found' };
     const body = bodyAbout(exchange, (b) => b.idempotency_key === undefined || b.idempotency_key === idempotencyKey);
     return (body && parsePayout(body)) ?? unanswered(exchange, LOOKUP);

@@ -90,6 +90,15 @@ export interface PayoutRequest {
 export type PayoutAnswer = SettlingAnswer;
 export type PayoutResult = PayoutAnswer | Unanswered;
 
+/**
+ * How long the caller still wants the answer: an activity that is cancelled (a local attempt past
+ * its deadline) aborts the request, so the call stops holding the worker's slot and reports a
+ * timeout, an answer that proves nothing.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export interface ProviderClient {
   authorize(req: AuthorizeRequest): Promise<AuthorizationResult>;
   /** Current state of an authorization (after 3DS, or while settling). Never re-authorizes. */
@@ -98,7 +107,7 @@ export interface ProviderClient {
   getAuthorizationByKey(idempotencyKey: string): Promise<Lookup<AuthorizationAnswer>>;
   refund(req: RefundRequest): Promise<RefundResult>;
   getRefund(providerId: string): Promise<Lookup<RefundAnswer>>;
-  payout(req: PayoutRequest): Promise<PayoutResult>;
+  payout(req: PayoutRequest, options?: CallOptions): Promise<PayoutResult>;
   /** Looks a payout up by the idempotency key it was submitted with; not_found means never received. */
-  getPayoutByKey(idempotencyKey: string): Promise<Lookup<PayoutAnswer>>;
+  getPayoutByKey(idempotencyKey: string, options?: CallOptions): Promise<Lookup<PayoutAnswer>>;
 }
