@@ -15,8 +15,8 @@ const { recordChange } = proxyActivities<ProjectionActivities>(BACKGROUND_ACTIVI
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export interface ProjectionOptions<T> {
-  /** The object as the activity records it. */
-  record: (state: T) => ProjectedObject;
+  /** The object as the activity records it, given the state the read model was last written with. */
+  record: (state: T, projected: T | null) => ProjectedObject;
   /** Whose object it is: every event of it carries this merchant and mode. */
   owner: { merchantId: string; livemode: boolean };
   /** Writes nothing before `open()` (a Payment whose create the provider has not answered has no row). */
@@ -142,17 +142,39 @@ export class Projection<T extends { version: number }> {
       const projectionDue = this.projectionDue();
       // While a handler waits for the projection it goes alone, and the events follow next turn.
       const eventsWait = projectionDue && this.waiters > 0;
-      const events = eventsWait ? [] : this.outbox;
-      if (!eventsWait) this.outbox = [];
+      const events = eventsWait ? [] : this.outbox.splice(0, eventsPerTurn(this.outbox));
       const shredCardTokens = this.cardsToShred;
       this.cardsToShred = [];
       const refundWorkflows = this.refundWorkflows;
       this.refundWorkflows = [];
-      await recordChange({ object: projectionDue ? this.options.record(snapshot) : null, events, shredCardTokens, refundWorkflows });
+      await recordChange({ object: projectionDue ? this.options.record(snapshot, this.lastProjected) : null, events, shredCardTokens, refundWorkflows });
       if (projectionDue && snapshot.version > this.projectedVersion) this.lastProjected = snapshot;
       this.projectedVersion = Math.max(this.projectedVersion, snapshot.version);
     }
   }
+}
+
+/**
+ * About how many bytes of activity input an event takes: a Payment event carries the Payment with
+ * every refund (its webhook shows them), so on a Payment refunded hundreds of times it is large.
+ */
+export function eventInputBytes(event: PendingEvent): number {
+  return 1_000 + (event.subject.kind === 'payment' ? event.subject.payment.refunds.length * 500 : 0);
+}
+
+/** One turn's input stays far below the server's 2 MB payload limit, whose breach terminates the workflow. */
+export const EVENT_BYTES_PER_TURN = 256 * 1024;
+
+/** How many of the outbox's first events go out in one turn: at least one, then up to EVENT_BYTES_PER_TURN. */
+export function eventsPerTurn(outbox: readonly PendingEvent[], budget = EVENT_BYTES_PER_TURN): number {
+  let bytes = 0;
+  let count = 0;
+  while (count < outbox.length) {
+    bytes += eventInputBytes(outbox[count]!);
+    if (count > 0 && bytes > budget) break;
+    count += 1;
+  }
+  return count;
 }
 
 function subjectId(subject: EventSubject): string {

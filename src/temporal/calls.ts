@@ -8,6 +8,7 @@ import {
   type Client, type WorkflowHandle, type WorkflowStartOptions,
 } from '@temporalio/client';
 import { ApplicationFailure, type TypedSearchAttributes, type UpdateDefinition, type Workflow } from '@temporalio/common';
+import { TRY_AGAIN_SHORTLY } from '../../workflows/contracts/payment';
 import type { WorkflowType } from '../../workflows/contracts/workflow-type';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../domain/errors';
 
@@ -64,14 +65,31 @@ export async function executeUpdateWithStart<F extends Workflow, Ret, Args exten
   return withDeadline(client, timeoutMs, () => client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }));
 }
 
-/** An update of a running workflow, answered under the deadline. */
+/**
+ * An update of a running workflow, answered under the deadline. A workflow that is about to continue
+ * as new rejects it with TRY_AGAIN_SHORTLY (nothing taken): it is sent again, and reaches the next run.
+ */
 export async function executeUpdate<Ret, Args extends unknown[]>(
   client: Client, timeoutMs: number, workflowId: string, update: UpdateDefinition<Ret, Args>, ...args: Args
 ): Promise<Ret> {
   const handle = client.workflow.getHandle(workflowId);
   // Typed by the signature above; the SDK's overloads cannot take a generic argument list.
   const call = update as unknown as UpdateDefinition<Ret, [unknown, ...unknown[]]>;
-  return withDeadline(client, timeoutMs, () => handle.executeUpdate(call, { args: args as unknown as [unknown, ...unknown[]] }));
+  const deadline = Date.now() + timeoutMs;
+  return withDeadline(client, timeoutMs, async () => {
+    for (let pauseMs = 10; ; pauseMs = Math.min(pauseMs * 2, 200)) {
+      try {
+        return await handle.executeUpdate(call, { args: args as unknown as [unknown, ...unknown[]] });
+      } catch (error) {
+        if (!isTryAgainShortly(error) || Date.now() + pauseMs >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }
+  });
+}
+
+function isTryAgainShortly(error: unknown): boolean {
+  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === TRY_AGAIN_SHORTLY;
 }
 
 /** Starts a workflow by its contract; the arguments are checked against the workflow's function type. */

@@ -1,7 +1,8 @@
 // The refund's answer path (docs/architecture.md, "Request path of a refund"): the Payment's
 // `refund` update submits the refund itself once it is accepted, answers with the provider's answer,
 // and has the projector start the RefundWorkflow with it; the API projects the answer before replying.
-// Also: a hot Payment continuing as new while refunds keep arriving loses and duplicates nothing.
+// Also: a hot Payment continuing as new while refunds keep arriving loses and duplicates nothing,
+// and a steady stream of refunds on one Payment never outgrows its workflow.
 import type { RunningApi } from '../../src/api/server';
 import { call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
@@ -128,4 +129,32 @@ describe('a hot Payment', () => {
       await lowThreshold.close();
     }
   }, 120_000);
+
+  it('a steady stream of concurrent refunds takes every one and never outgrows the workflow', async () => {
+    // Eight clients refunding one Payment back to back leave it no quiet moment. The run must still
+    // continue as new (refunds arriving meanwhile are sent again to the next run), and no activity
+    // input may carry every refund: either would let history outgrow the server's limits, and the
+    // server terminates such a workflow, after which no refund of the Payment can be taken.
+    const payment = await succeededPayment(api, 100_000);
+    const firstRun = (await api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
+    const [clients, each] = [8, 40];
+    const answers = (await Promise.all(Array.from({ length: clients }, async (_, c) => {
+      const mine: CallResult[] = [];
+      for (let i = 0; i < each; i += 1) mine.push(await refund(api, { payment_id: payment.id, amount: 1, reason: `stream ${c}.${i}` }));
+      return mine;
+    }))).flat();
+    expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.json.error?.code])).toEqual([]);
+    expect(new Set(answers.map((a) => a.json.id)).size).toBe(clients * each);
+
+    const handle = api.deps.temporal.workflow.getHandle(payment.id);
+    const after = await eventually(() => getPayment(api, payment.id), (p) => p.refunds.length === clients * each && p.refunds.every((r: any) => terminal(r.status)), 120_000);
+    expect(after.amount_refunded).toBe(clients * each);
+    const current = await handle.describe();
+    expect(current.status.name).toBe('RUNNING');
+    expect(current.runId).not.toBe(firstRun);
+    const state = await handle.query(paymentQuery);
+    expect(state.refunds).toHaveLength(clients * each);
+    // Far below the server's 10 MB warning and 50 MB limit: the run continued as new when suggested.
+    expect(current.historySize).toBeLessThan(8 * 1024 * 1024);
+  }, 240_000);
 });

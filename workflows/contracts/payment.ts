@@ -49,6 +49,12 @@ export interface HostedCardSubmission {
   cardExpired: boolean;
 }
 
+/**
+ * The `refund` validator's answer while the run is about to continue as new: nothing was taken, and
+ * the same update sent again shortly goes to the next run (src/temporal/calls.ts retries it).
+ */
+export const TRY_AGAIN_SHORTLY = 'try_again_shortly';
+
 export interface RefundCommand {
   refundId: string;
   amount: number;

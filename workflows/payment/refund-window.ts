@@ -5,20 +5,21 @@
 // refund's RefundWorkflow (which owns settlement and polling) with that answer, and returns it: the
 // API answers from the workflow task that records the provider's answer, without waiting for the
 // projector. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
-// gives its amount back. History stays bounded through continue-as-new.
-import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+// gives its amount back. History stays bounded through continue-as-new; a run about to continue
+// sends new refunds back to be sent again to the next run.
+import { ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
 import type { RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
 import type { RefundResult } from '../../src/provider/types';
 import {
-  refundProgressSignal, refundUpdate, type PaymentWorkflowFn, type RefundCommand, type RefundOutcome,
+  refundProgressSignal, refundUpdate, TRY_AGAIN_SHORTLY, type PaymentWorkflowFn, type RefundCommand, type RefundOutcome,
 } from '../contracts/payment';
 import type { RefundProgress } from '../contracts/refund';
 import { nowSeconds } from '../projection';
 import { orUnanswered } from '../unanswered';
 import { sync } from './activities';
-import type { PaymentState } from './state';
+import { refundsMovedSince, type PaymentState } from './state';
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 
@@ -26,6 +27,10 @@ export function handleRefunds(state: PaymentState): void {
   setHandler(refundUpdate, (command) => refund(state, command), {
     validator: (command) => {
       if (refundById(state, command.refundId)) return; // a retry of an accepted refund
+      // A run about to continue as new takes no more refunds, or under steady refunds it would never
+      // be quiet enough to go and its history would outgrow the server's limits. The caller sends
+      // the same update again and the next run takes it; a rejection leaves nothing in history.
+      if (state.rollOverDue()) throw ApplicationFailure.nonRetryable('the Payment is continuing as new', TRY_AGAIN_SHORTLY);
       const { payment } = state;
       const check = checkRefund(payment.status, payment.amount, requestedAmount(state, command), payment.refunds);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
@@ -37,14 +42,13 @@ export function handleRefunds(state: PaymentState): void {
 export async function refundWindow(state: PaymentState): Promise<void> {
   const windowEndsMs = ((state.payment.status_transitions.succeeded_at ?? nowSeconds()) + state.settings.refundWindowSeconds) * 1000;
   const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND);
-  const rollOver = () => workflowInfo().continueAsNewSuggested || state.refundsThisRun >= state.settings.refundsPerRun;
   for (;;) {
-    await condition(() => closed() || rollOver(), Math.max(windowEndsMs - Date.now(), 1000));
+    await condition(() => closed() || state.rollOverDue(), Math.max(windowEndsMs - Date.now(), 1000));
     if (closed()) return;
-    if (rollOver()) {
+    if (state.rollOverDue()) {
       // No refund handler may be mid-way (allHandlersFinished, through quiet), or its update would
       // be lost with this run, and every RefundWorkflow start must be recorded (the projection idle);
-      // refunds that arrive meanwhile go on being taken here.
+      // refunds that arrive meanwhile are sent back to try again (the validator).
       await condition(() => state.quiet());
       await continueAsNew<PaymentWorkflowFn>(state.continued());
     }
@@ -99,21 +103,9 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
   }
   // A retry of a refund whose submission is still with the provider waits for its answer.
   await condition(() => refundById(state, id)!.status !== 'PENDING');
-  return { refund: refundById(state, id)!, payment: { ...state.payment, refunds: unprojectedRefunds(state) } };
-}
-
-/**
- * The refunds the read model may not yet show as they are, in the Payment's order: the answer
- * carries these rather than every refund, which a Payment refunded hundreds of times would repeat
- * in each answer's history. Every refund before one of them is in the read model already, so the
- * API's projection adds new rows in the Payment's order (the order `refunds` is read back in).
- */
-function unprojectedRefunds(state: PaymentState): RefundView[] {
-  const projected = state.projection.projectedState()?.refunds ?? [];
-  return state.payment.refunds.filter((refund, i) => {
-    const shown = projected[i];
-    return !shown || shown.id !== refund.id || shown.status !== refund.status || shown.updated_at !== refund.updated_at;
-  });
+  // Only the refunds the read model may not show yet: a Payment refunded hundreds of times would
+  // otherwise repeat them all in each answer's history.
+  return { refund: refundById(state, id)!, payment: { ...state.payment, refunds: refundsMovedSince(state.payment, state.projection.projectedState()) } };
 }
 
 /**

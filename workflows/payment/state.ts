@@ -1,8 +1,8 @@
 // The state of one PaymentWorkflow run: the Payment (through its projection), what the workflow
 // knows of its authorization, and the few operations every phase and handler uses.
-import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
-import { canTransition, emptyTransitions, stampTransition, type PaymentView } from '../../src/domain/payment';
+import { canTransition, emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../../src/domain/payment';
 import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
 import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provider/types';
 import { ObjectStatusKey } from '../contracts/search-attributes';
@@ -38,7 +38,8 @@ export class PaymentState {
     this.providerId = input.carried?.providerId ?? null;
     this.settleAt = input.carried?.settleAt ?? null;
     this.projection = new Projection(input.payment, {
-      record: (payment) => ({ kind: 'payment', payment }),
+      // Only the refunds that moved: history would otherwise hold every refund once per change.
+      record: (payment, projected) => ({ kind: 'payment', payment: { ...payment, refunds: refundsMovedSince(payment, projected) } }),
       owner: { merchantId: input.payment.merchant_id, livemode: input.payment.livemode },
       open: this.created,
       projected: this.created,
@@ -132,6 +133,11 @@ export class PaymentState {
     }
   }
 
+  /** The run has taken enough (refunds, or history the server finds long): it continues as new once quiet. */
+  rollOverDue(): boolean {
+    return workflowInfo().continueAsNewSuggested || this.refundsThisRun >= this.settings.refundsPerRun;
+  }
+
   /** Nothing in flight: no handler, nothing waiting to be projected, published, shredded or started. */
   quiet(): boolean {
     return !this.busy && this.projection.idle() && allHandlersFinished();
@@ -141,6 +147,19 @@ export class PaymentState {
   continued(): PaymentWorkflowInput {
     return { ...this.input, payment: this.payment, cardToken: null, carried: { created: this.created, providerId: this.providerId, settleAt: this.settleAt } };
   }
+}
+
+/**
+ * The refunds a read model written with `projected` may not show as they are, in the Payment's
+ * order: every refund before one of them is in the read model already, so a projection of these
+ * adds new rows in the Payment's order (the order `refunds` is read back in).
+ */
+export function refundsMovedSince(payment: PaymentView, projected: PaymentView | null): RefundView[] {
+  const shownRefunds = projected?.refunds ?? [];
+  return payment.refunds.filter((refund, i) => {
+    const shown = shownRefunds[i];
+    return !shown || shown.id !== refund.id || shown.status !== refund.status || shown.updated_at !== refund.updated_at;
+  });
 }
 
 function mergeCard(known: PaymentView['card'], fromProvider: ProviderCardSummary): PaymentView['card'] {

@@ -1,0 +1,29 @@
+// Texts that may hold a Payment with all its refunds: an event's body (`payment.refunded` carries
+// the Payment after each refund) and a stored answer (Shape B's refund answers with the Payment).
+// On MySQL/MariaDB a TEXT holds 64 KB, which a Payment refunded about 140 times passes; MEDIUMTEXT
+// holds 16 MB, far beyond the 2 MB a workflow's activity input may carry. SQLite's TEXT has no
+// such limit: nothing to do there.
+//
+// Frozen: the columns and their collations are written out here.
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { isMysql } from './helpers/dialect';
+
+const COLUMNS = [
+  { table: 'events', column: 'payload', collation: 'utf8mb4_unicode_ci', nullable: false },
+  { table: 'events', column: 'payload_b', collation: 'utf8mb4_nopad_bin', nullable: true },
+  { table: 'idempotency_records', column: 'response_body', collation: 'utf8mb4_unicode_ci', nullable: true },
+];
+
+export class LongTexts1765700000000 implements MigrationInterface {
+  name = 'LongTexts1765700000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    if (!isMysql(queryRunner)) return;
+    for (const c of COLUMNS) await queryRunner.query(`ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE ${c.collation} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    if (!isMysql(queryRunner)) return;
+    for (const c of COLUMNS) await queryRunner.query(`ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` TEXT CHARACTER SET utf8mb4 COLLATE ${c.collation} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+  }
+}
