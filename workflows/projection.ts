@@ -126,7 +126,10 @@ export class Projection<T extends { version: number }> {
   }
 
   private due(): boolean {
-    return this.pending() && !(this.options.held?.() ?? false);
+    // Holding is for a state about to be superseded, not for events: once more are waiting than one
+    // turn takes, the projector goes on, or on a hot Payment the outbox would grow without end.
+    const held = (this.options.held?.() ?? false) && eventsPerTurn(this.outbox) === this.outbox.length;
+    return this.pending() && !held;
   }
 
   private pending(): boolean {
@@ -162,8 +165,11 @@ export function eventInputBytes(event: PendingEvent): number {
   return 1_000 + (event.subject.kind === 'payment' ? event.subject.payment.refunds.length * 500 : 0);
 }
 
-/** One turn's input stays far below the server's 2 MB payload limit, whose breach terminates the workflow. */
-export const EVENT_BYTES_PER_TURN = 256 * 1024;
+/**
+ * One turn's input stays below the server's 512 KB warning for a payload (the estimate is above a
+ * refund's real size), far below the 2 MB whose breach terminates the workflow.
+ */
+export const EVENT_BYTES_PER_TURN = 480 * 1024;
 
 /** How many of the outbox's first events go out in one turn: at least one, then up to EVENT_BYTES_PER_TURN. */
 export function eventsPerTurn(outbox: readonly PendingEvent[], budget = EVENT_BYTES_PER_TURN): number {

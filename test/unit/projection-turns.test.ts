@@ -23,7 +23,7 @@ describe('a projector turn', () => {
   });
 
   it('stops before the events pass the byte budget', () => {
-    const big = paymentEvent(300); // a Payment refunded 300 times: about 150 KB
+    const big = paymentEvent(600); // a Payment refunded 600 times: about 300 KB
     expect(eventInputBytes(big)).toBeGreaterThan(EVENT_BYTES_PER_TURN / 2);
     expect(eventsPerTurn([big, big, big, refundEvent])).toBe(1);
     expect(eventsPerTurn([refundEvent, big, big])).toBe(2);
