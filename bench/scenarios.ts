@@ -1,7 +1,7 @@
 // What the bench measures. Each scenario runs paced steps (fixed request rates) and, when the plan
 // asks, one saturation step, and returns its steps' results. Nothing here asserts on timing.
 import { randomUUID } from 'node:crypto';
-import { meterCpu, type CpuUse } from './lib/cpu';
+import { meterCpu, settle, type CpuUse } from './lib/cpu';
 import { meterStatements } from './lib/statements';
 import type { BenchEnv } from './lib/env';
 import { latencyStats, prepareLoad, runLoad, type LatencyStats, type LoadResult, type LoadSpec, type RequestSpec } from './lib/load';
@@ -36,10 +36,12 @@ export interface StepResult extends LoadResult {
   scenario: string;
   /** Webhook lag of the step's creates: receiver arrival minus the create's 201 at the client. */
   webhookLag?: LatencyStats & { expected: number; delivered: number };
-  /** CPU seconds by part of the system while the load ran (bench/lib/cpu.ts). */
+  /** CPU seconds by part of the system from the step's first request until it was quiet again (bench/lib/cpu.ts). */
   cpu?: CpuUse;
-  /** Statements MariaDB ran for every client while the load ran (bench/lib/statements.ts). */
+  /** Statements MariaDB ran for every client over the same time (bench/lib/statements.ts). */
   statements?: number;
+  /** Seconds the work the step's requests left behind took after its last request (settle). */
+  settleSeconds?: number;
 }
 
 export interface Context {
@@ -82,15 +84,18 @@ export async function steps(ctx: Context, scenario: string, plan: StepPlan, expe
     ctx.log(`  ${scenario}: ${name}`);
     if (before) await before();
     const load = prepareLoad({ ...base, name, rate, durationSeconds, connections });
+    // Each step starts on a quiet machine and is charged the work its own requests leave behind.
+    await settle();
     const endStatements = await meterStatements(ctx.databaseUrl);
     const endMeter = meterCpu();
     const attack = await load.run();
+    const settleSeconds = (await settle()) / 1000;
     const cpu = endMeter() ?? undefined;
     const statements = await endStatements();
-    const result: StepResult = { scenario, ...await attack.result(), cpu, statements };
+    const result: StepResult = { scenario, ...await attack.result(), cpu, statements, settleSeconds };
     if (after) await after(result);
     results.push(result);
-    ctx.log(`    ${result.ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors; ${result.throughput.toFixed(1)}/s; p50 ${result.p50.toFixed(1)} p95 ${result.p95.toFixed(1)} p99 ${result.p99.toFixed(1)} ms${result.sendLateness ? `; sent late p99 ${result.sendLateness.p99.toFixed(1)} ms` : ''}`);
+    ctx.log(`    ${result.ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors; ${result.throughput.toFixed(1)}/s; p50 ${result.p50.toFixed(1)} p95 ${result.p95.toFixed(1)} p99 ${result.p99.toFixed(1)} ms${result.sendLateness ? `; sent late p99 ${result.sendLateness.p99.toFixed(1)} ms` : ''}; quiet ${settleSeconds.toFixed(1)} s later`);
   };
   // Warm-up: a few requests back to back, so that the code path is compiled and its first garbage
   // collected before anything is measured: thousands of cheap reads, some tens of creates. A closed

@@ -92,3 +92,30 @@ export function meterCpu(): () => CpuUse | null {
     return { seconds, wallSeconds: Number(process.hrtime.bigint() - startedAt) / 1e9 };
   };
 }
+
+/** Busy cores of the bench's own processes (the harness and the rest of the machine left out). */
+function serviceSeconds(use: CpuUse): number {
+  return Object.entries(use.seconds).filter(([name]) => name !== 'total' && name !== 'harness' && name !== 'other').reduce((sum, [, v]) => sum + v, 0);
+}
+
+/**
+ * Waits until the bench's processes are quiet (under `cores` busy for `quietMs`, in 500 ms windows,
+ * at most `maxMs`): a step's requests leave work behind (projections, webhook deliveries, refund
+ * workflows), which must not slow the next step down nor be charged to it. Returns the wait.
+ */
+export async function settle(options: { cores?: number; quietMs?: number; maxMs?: number } = {}): Promise<number> {
+  const { cores = 0.15, quietMs = 1500, maxMs = 30_000 } = options;
+  const started = Date.now();
+  let quietSince: number | null = null;
+  while (Date.now() - started < maxMs) {
+    const end = meterCpu();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const use = end();
+    if (!use) return 0; // not Linux: nothing to wait on
+    const busy = serviceSeconds(use) / use.wallSeconds;
+    if (busy >= cores) quietSince = null;
+    else if (quietSince === null) quietSince = Date.now() - 500;
+    if (quietSince !== null && Date.now() - quietSince >= quietMs) break;
+  }
+  return Date.now() - started;
+}
