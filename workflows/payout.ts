@@ -9,7 +9,7 @@
 // completion deadline. History stays bounded through continue-as-new. Deterministic: imports only
 // @temporalio/workflow, the contracts, other workflow modules, activity types and pure modules.
 import {
-  allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { PayoutActivities, SubmitPayoutInput } from '../activities/payout';
 import { failureMessage } from '../src/domain/failure-codes';
@@ -149,7 +149,8 @@ export const PayoutWorkflow: PayoutWorkflowFn = async (input) => {
   // Resolution.
   let pollsThisRun = 0;
   while (!isTerminalPayoutStatus(payout().status)) {
-    if (pollsThisRun >= settings.pollsPerRun || workflowInfo().continueAsNewSuggested) {
+    // The run's own count decides, never the server's per-task hint (workflows/payment/state.ts, rollOverDue).
+    if (pollsThisRun >= settings.pollsPerRun) {
       await condition(() => projection.idle() && allHandlersFinished());
       await continueAsNew<PayoutWorkflowFn>({ ...input, payout: payout(), resolving: { intervalSeconds, hint } });
     }

@@ -39,6 +39,8 @@ export class Projection<T extends { version: number }> {
   private outbox: PendingEvent[] = [];
   private cardsToShred: string[] = [];
   private refundWorkflows: RefundWorkflowInput[] = [];
+  /** About how many bytes this run's change records have put in history (eventInputBytes, objectInputBytes). */
+  private recordedBytes = 0;
   /** Handlers waiting for the read model to show their change (a refund's answer, say). */
   private waiters = 0;
   private stopping = false;
@@ -105,6 +107,11 @@ export class Projection<T extends { version: number }> {
     return this.lastProjected;
   }
 
+  /** About how many bytes this run's change records have put in history: the run's own measure of its size. */
+  inputBytes(): number {
+    return this.recordedBytes;
+  }
+
   /** Nothing is waiting to be written: a run may continue as new. */
   idle(): boolean {
     return !this.pending();
@@ -150,7 +157,9 @@ export class Projection<T extends { version: number }> {
       this.cardsToShred = [];
       const refundWorkflows = this.refundWorkflows;
       this.refundWorkflows = [];
-      await recordChange({ object: projectionDue ? this.options.record(snapshot, this.lastProjected) : null, events, shredCardTokens, refundWorkflows });
+      const object = projectionDue ? this.options.record(snapshot, this.lastProjected) : null;
+      this.recordedBytes += (object ? objectInputBytes(object) : 0) + events.reduce((sum, event) => sum + eventInputBytes(event), 0);
+      await recordChange({ object, events, shredCardTokens, refundWorkflows });
       if (projectionDue && snapshot.version > this.projectedVersion) this.lastProjected = snapshot;
       this.projectedVersion = Math.max(this.projectedVersion, snapshot.version);
     }
@@ -163,6 +172,11 @@ export class Projection<T extends { version: number }> {
  */
 export function eventInputBytes(event: PendingEvent): number {
   return 1_000 + (event.subject.kind === 'payment' ? event.subject.payment.refunds.length * 500 : 0);
+}
+
+/** About how many bytes of activity input a recorded object takes (a Payment's refunds are those that moved). */
+export function objectInputBytes(object: ProjectedObject): number {
+  return 2_000 + (object.kind === 'payment' ? object.payment.refunds.length * 500 : 0);
 }
 
 /**

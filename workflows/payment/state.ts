@@ -1,6 +1,6 @@
 // The state of one PaymentWorkflow run: the Payment (through its projection), what the workflow
 // knows of its authorization, and the few operations every phase and handler uses.
-import { allHandlersFinished, condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
 import { canTransition, emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../../src/domain/payment';
 import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
@@ -8,6 +8,12 @@ import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provide
 import { ObjectStatusKey } from '../contracts/search-attributes';
 import type { PaymentSettings, PaymentWorkflowInput } from '../contracts/payment';
 import { nowSeconds, Projection } from '../projection';
+
+/**
+ * A run continues as new once its change records have put about this much in history (a Payment
+ * event carries every refund, so a hot Payment's history grows faster than its refund count).
+ */
+const RECORDED_BYTES_PER_RUN = 4 * 1024 * 1024;
 
 /** How long the projector waits at most for refund submissions' answers. */
 const HOLD_PROJECTION_MS = 250;
@@ -133,9 +139,14 @@ export class PaymentState {
     }
   }
 
-  /** The run has taken enough (refunds, or history the server finds long): it continues as new once quiet. */
+  /**
+   * The run has taken enough: it continues as new once quiet. Decided from the run's own counts,
+   * not from the server's continue-as-new hint: the hint belongs to a workflow task, and a hot
+   * Payment's run replayed from history failed as nondeterministic (a timer cancelled at another
+   * point) where the hint had turned it to continuing.
+   */
   rollOverDue(): boolean {
-    return workflowInfo().continueAsNewSuggested || this.refundsThisRun >= this.settings.refundsPerRun;
+    return this.refundsThisRun >= this.settings.refundsPerRun || this.projection.inputBytes() >= RECORDED_BYTES_PER_RUN;
   }
 
   /** Nothing in flight: no handler, nothing waiting to be projected, published, shredded or started. */
