@@ -18,7 +18,7 @@
 //   --hot-refund-seconds=N  the refunds on one hot Payment at 10/s, then at saturation (8 connections), N s each
 //   --refund-rates=a,b, --refund-seconds=N  rates and step length of both refund scenarios (no saturation step)
 //   --saturate           creates and baseline (a) also run a saturation step (32 connections) in short mode
-//   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server (default system.enableActivityEagerExecution=true; empty for none)
+//   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server on top of src/temporal/dev-server.ts's
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
 //   --codec-rate=N, --codec-seconds=N, --codec-repetitions=N  the codec cost steps (creates with and
@@ -41,6 +41,7 @@ import { ensureBufferPool } from './lib/buffer-pool';
 import { loadGenerator, VEGETA_VERSION } from './lib/load';
 import { loadAverage, machine } from './lib/machine';
 import { migrate } from '../src/db/migrate';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/temporal/dev-server';
 import { writeReport, type RunRecord } from './lib/report';
 import { samplePayments, seed, withDb, type Seeded } from './lib/seed';
 import { startPostgresTemporal } from './lib/temporal-postgres';
@@ -184,9 +185,8 @@ async function main(): Promise<void> {
   };
 
   log('starting the environment (SQLite dev server)');
-  // Eager activity execution: a workflow task that schedules an activity on its own task queue gets
-  // the activity back in the same round trip. Both servers run with it (a production setting).
-  const devServerConfig = (flags.get('dev-server-config') ?? 'system.enableActivityEagerExecution=true').split(',').filter(Boolean);
+  // Every dev server gets DEV_SERVER_DYNAMIC_CONFIG (src/temporal/dev-server.ts); these come after it.
+  const devServerConfig = (flags.get('dev-server-config') ?? '').split(',').filter(Boolean);
   const devServerArgs = devServerConfig.flatMap((value) => ['--dynamic-config-value', value]);
   let env = await startEnv({ databaseUrl, temporalAddress: null, devServerStore, settleMs, workers, devServerArgs, plainCodec: wants('codec') });
   if (flags.has('hold')) {
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
     configuration: {
       'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limit raised to 1,000,000/s per key',
       'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
-      'Temporal dynamic config': `dev server: ${devServerConfig.join(', ') || 'defaults'}; PostgreSQL-backed server: bench/lib/temporal-postgres.ts (eager activity execution on as well)`,
+      'Temporal dynamic config': `dev server: ${[...DEV_SERVER_DYNAMIC_CONFIG, ...devServerConfig].join(', ')} (src/temporal/dev-server.ts, as for \`npm start\` and the tests, then \`--dev-server-config\`); PostgreSQL-backed server: bench/lib/temporal-postgres.ts (the same values)`,
       'baseline (a)': 'bench/baseline: BaselineWorkflow (one update running one no-op activity, same activity options as the synchronous path) on its own task queue, its own worker process with the same worker options; a bare HTTP front doing one Update-with-Start per POST',
       'baseline (b)': 'the sandbox acquirer alone: POST /v1/authorizations (card 4242...)',
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,

@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/contracts/search-attributes';
 import { PORTS, running } from './env';
 import { go, goInstall, toolCacheDir } from './go-tools';
@@ -95,14 +95,15 @@ dynamicConfigClient:
 `;
 }
 
-// Update-with-Start needs updates and multi-operations; the dev server turns them on itself.
-const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
-  - value: true
-frontend.enableExecuteMultiOperation:
-  - value: true
-system.enableActivityEagerExecution:
-  - value: true
-`;
+// Update-with-Start needs updates and multi-operations; the dev server turns them on itself. The
+// rest are the dev server's own values (eager activities and workflow start, the transfer queue's
+// read rate), taken from its list so that the two servers cannot drift apart.
+const DYNAMIC_CONFIG = ['frontend.enableUpdateWorkflowExecution=true', 'frontend.enableExecuteMultiOperation=true', ...DEV_SERVER_DYNAMIC_CONFIG]
+  .map((setting) => {
+    const [key, value] = setting.split('=');
+    return `${key}:\n  - value: ${value}\n`;
+  })
+  .join('');
 
 function cli(args: string[]): void {
   execFileSync(temporalCliPath(), args, { stdio: 'pipe' });

@@ -26,6 +26,24 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Dynamic config every dev server gets (`npm start`, the tests, the bench), production settings:
+ * - Eager activity execution: a workflow task that schedules an activity on its own task queue gets
+ *   it back in the same round trip (a refund's submission; the projector's change records).
+ * - Eager workflow start: a worker that starts a workflow on its own task queue (a refund's
+ *   RefundWorkflow) gets its first task with the start's answer.
+ * - The dev server has one history shard, and a shard reads its transfer queue (where a workflow
+ *   task that follows an activity, a signal or a workflow start waits to be handed to matching) at
+ *   most 20 times a second by default: under a few requests a second that held such a task up to
+ *   50 ms (a refund's answering task: p99 90 -> 60 ms at 10/s, bench/NOTES.md). A cluster with many
+ *   shards reads each shard that often; one shard needs more.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = [
+  'system.enableActivityEagerExecution=true',
+  'system.enableEagerWorkflowStart=true',
+  'history.transferProcessorMaxPollRPS=1000',
+];
+
 /** Path of a Temporal CLI, building it on first use (see scripts/temporal-cli.sh). */
 export function temporalCliPath(): string {
   const result = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'temporal-cli.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -51,6 +69,19 @@ export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 
   }
 }
 
+/** The command line of `temporal server start-dev` for these options. */
+export function devServerArgs(options: Omit<DevServerOptions, 'logFile'>): string[] {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  if (options.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  if (options.uiPort !== null && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
+  for (const value of DEV_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', value);
+  args.push(...(options.extraArgs ?? []));
+  return args;
+}
+
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const cli = temporalCliPath();
   // Otherwise the new server would fail to bind while the wait below found the old one listening:
@@ -58,16 +89,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (await isListening(options.port)) {
     throw new Error(`port ${options.port} is already in use (a Temporal server left by an earlier run?): stop that process, or set TEMPORAL_ADDRESS to use a server that is already running`);
   }
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
-  if (options.uiPort === null) args.push('--headless');
-  else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
-  if (options.uiPort !== null && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
-  if (options.dbFile) {
-    fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
-    args.push('--db-filename', options.dbFile);
-  }
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
-  args.push(...(options.extraArgs ?? []));
+  const args = devServerArgs(options);
+  if (options.dbFile) fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, 'a');
   const child = spawn(cli, args, { stdio: ['ignore', log, log], detached: false });
