@@ -162,7 +162,9 @@ export async function recordPaymentProjection(dataSource: DataSource, view: Paym
     const stored = await storedRefundStates(manager, view.id, view.refunds.map((r) => r.id));
     for (const refund of view.refunds) {
       if (!refundStateChanged(stored.get(refund.id), refund)) continue;
-      await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version));
+      // A refund with no row yet (its answer) is inserted in one statement; the other writer of the
+      // same answer may still be first, and the guarded update then decides.
+      await upsertVersioned(manager, Refund, refundToRow(view, refund, view.version), { likelyNew: !stored.has(refund.id) });
     }
   }));
 }

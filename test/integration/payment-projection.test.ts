@@ -88,3 +88,40 @@ it('a change writes only the refunds whose state moved; a missing refund row is 
   ]);
   expect((await findPayment(dataSource, scope, id))!.refunds.map((r) => r.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
 });
+
+describe('a refund the read model does not hold yet', () => {
+  const refundOf = (id: string, patch: Partial<RefundView> = {}): RefundView => ({
+    id: `ref_${id.slice(4, 24)}9`, payment_id: id, amount: 1000, currency: 'USD', merchant_reference: null,
+    reason: 'requested_by_customer', refund_type: 'PARTIAL', status: 'PROCESSING', failure_code: null, failure_message: null,
+    created_at: 101, updated_at: 102, completed_at: null, ...patch,
+  });
+
+  it('is inserted with one statement after the read of the stored refunds', async () => {
+    const id = newId();
+    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+    const runner = dataSource.createQueryRunner();
+    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
+    await runner.release();
+    try {
+      await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
+      const onRefunds = query.mock.calls.map(([sql]) => String(sql)).filter((sql) => /`?refunds`?/.test(sql) && !/^\s*(START|COMMIT|BEGIN)/i.test(sql));
+      expect(onRefunds.map((sql) => sql.trim().split(/\s+/)[0]!.toUpperCase())).toEqual(['SELECT', 'INSERT']);
+    } finally {
+      query.mockRestore();
+    }
+    expect((await findPayment(dataSource, scope, id))!.refunds).toMatchObject([{ status: 'PROCESSING' }]);
+  });
+
+  it('written by two racing writers ends as one row at the higher version', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const id = newId();
+      await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+      await Promise.all([
+        recordPaymentProjection(dataSource, view(id, 3, { refunds: [refundOf(id, { status: 'SUCCEEDED', updated_at: 103, completed_at: 103 })] })),
+        recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] })),
+      ]);
+      const rows: Array<{ status: string; version: number | string }> = await dataSource.query('SELECT status, version FROM refunds WHERE payment_id = ?', [id]);
+      expect(rows.map((r) => ({ status: r.status, version: Number(r.version) }))).toEqual([{ status: 'SUCCEEDED', version: 3 }]);
+    }
+  });
+});
