@@ -14,7 +14,7 @@ import { HttpProviderClient } from '../src/provider/http-client';
 import { CardVaultStore } from '../src/vault/card-vault';
 import { startCvcSweep } from '../src/vault/cvc-sweep';
 import { SecretBox } from '../src/vault/crypto';
-import { connectTemporal } from '../src/temporal/client';
+import { clientOn } from '../src/temporal/client';
 import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../src/temporal/codec';
 import { destinationPolicy } from '../src/webhooks/destination';
 import { WebhookRelay } from '../src/webhooks/relay';
@@ -42,13 +42,18 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-export async function createActivityDeps(config: Config, metrics = new WorkerMetrics()): Promise<ActivityDeps> {
+/**
+ * The activities' Temporal client is on the worker's own connection: its calls go through the SDK's
+ * native core instead of a second gRPC stack in JavaScript, and a workflow it starts on this task
+ * queue can be started eagerly (its first task handed straight back to this worker).
+ */
+export async function createActivityDeps(config: Config, connection: NativeConnection, metrics = new WorkerMetrics()): Promise<ActivityDeps> {
   const dataSource = await openDataSource(config.databaseUrl);
   const box = new SecretBox(config.vaultKeyHex);
   const shared = {
     metrics,
     dataSource,
-    temporal: await connectTemporal(config),
+    temporal: clientOn(connection, config),
     taskQueue: config.taskQueue,
     webhookSecrets: new WebhookSecrets(dataSource, box),
     webhooks: { attemptTimeoutMs: config.webhookAttemptTimeoutMs, initialRetrySeconds: config.webhookInitialRetrySeconds, destinations: destinationPolicy(config) },
@@ -89,8 +94,8 @@ function installRuntimeMetrics(config: Config): void {
  */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   installRuntimeMetrics(config);
-  const deps = await createActivityDeps(config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const deps = await createActivityDeps(config, connection);
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
@@ -122,7 +127,6 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       await run.catch(() => undefined);
       await deps.relay.stop();
       await connection.close();
-      await deps.temporal.connection.close();
       await deps.dataSource.destroy();
     },
   };

@@ -20,6 +20,9 @@ export async function startRefundWorkflow(deps: RefundStarterDeps, input: Refund
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // Its first task comes back with the start's answer, to the worker that runs this activity,
+      // instead of through the server's task queues (eager workflow start).
+      requestEagerStart: true,
       typedSearchAttributes: searchAttributesFor({
         objectType: 'refund', merchantId: input.merchantId, livemode: input.livemode, amount: refund.amount, currency: refund.currency, status: refund.status,
       }),
