@@ -4,7 +4,8 @@
 // calls from the API run under a deadline; what Temporal throws is turned into catalogue errors here
 // and nowhere else.
 import {
-  WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError,
+  WithStartWorkflowOperation, WorkflowContinuedAsNewError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
   type Client, type WorkflowHandle, type WorkflowStartOptions,
 } from '@temporalio/client';
 import { ApplicationFailure, type TypedSearchAttributes, type UpdateDefinition, type Workflow } from '@temporalio/common';
@@ -67,7 +68,10 @@ export async function executeUpdateWithStart<F extends Workflow, Ret, Args exten
 
 /**
  * An update of a running workflow, answered under the deadline. A workflow that is about to continue
- * as new rejects it with TRY_AGAIN_SHORTLY (nothing taken): it is sent again, and reaches the next run.
+ * as new rejects it with TRY_AGAIN_SHORTLY (nothing taken) and its run id: the update goes again
+ * once that run has ended, and reaches the next run. The wait is one long poll of the run's close,
+ * not a workflow task: updates sent again and again were each a task of the same workflow, queued
+ * with the tasks the run needed to end.
  */
 export async function executeUpdate<Ret, Args extends unknown[]>(
   client: Client, timeoutMs: number, workflowId: string, update: UpdateDefinition<Ret, Args>, ...args: Args
@@ -75,21 +79,34 @@ export async function executeUpdate<Ret, Args extends unknown[]>(
   const handle = client.workflow.getHandle(workflowId);
   // Typed by the signature above; the SDK's overloads cannot take a generic argument list.
   const call = update as unknown as UpdateDefinition<Ret, [unknown, ...unknown[]]>;
-  const deadline = Date.now() + timeoutMs;
   return withDeadline(client, timeoutMs, async () => {
-    for (let pauseMs = 10; ; pauseMs = Math.min(pauseMs * 2, 200)) {
+    for (;;) {
       try {
         return await handle.executeUpdate(call, { args: args as unknown as [unknown, ...unknown[]] });
       } catch (error) {
-        if (!isTryAgainShortly(error) || Date.now() + pauseMs >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        const endingRun = tryAgainAfterRun(error);
+        if (endingRun === null) throw error;
+        await untilRunEnds(client, workflowId, endingRun);
       }
     }
   });
 }
 
-function isTryAgainShortly(error: unknown): boolean {
-  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === TRY_AGAIN_SHORTLY;
+/** The run a TRY_AGAIN_SHORTLY rejection came from; null for any other error. */
+function tryAgainAfterRun(error: unknown): string | null {
+  if (!(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === TRY_AGAIN_SHORTLY)) return null;
+  const [runId] = error.cause.details ?? [];
+  return typeof runId === 'string' ? runId : '';
+}
+
+/** Resolves once the run has closed (continued as new, or ended otherwise: the next update says which). */
+async function untilRunEnds(client: Client, workflowId: string, runId: string): Promise<void> {
+  if (!runId) return new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await client.workflow.getHandle(workflowId, runId, { followRuns: false }).result();
+  } catch (error) {
+    if (!(error instanceof WorkflowContinuedAsNewError) && !(error instanceof WorkflowFailedError)) throw error;
+  }
 }
 
 /** Starts a workflow by its contract; the arguments are checked against the workflow's function type. */

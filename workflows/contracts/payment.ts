@@ -51,7 +51,10 @@ export interface HostedCardSubmission {
 
 /**
  * The `refund` validator's answer while the run is about to continue as new: nothing was taken, and
- * the same update sent again shortly goes to the next run (src/temporal/calls.ts retries it).
+ * the same update sent once that run has ended goes to the next run. Its one detail is the run's id,
+ * so that the caller can wait for that run to end (src/temporal/calls.ts) instead of sending the
+ * update again and again: each rejection is a workflow task of the same Payment, which the run's
+ * own last tasks would queue behind.
  */
 export const TRY_AGAIN_SHORTLY = 'try_again_shortly';
 

@@ -7,7 +7,7 @@
 // projector. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
 // gives its amount back. History stays bounded through continue-as-new; a run about to continue
 // sends new refunds back to be sent again to the next run.
-import { ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
 import type { RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
@@ -28,9 +28,9 @@ export function handleRefunds(state: PaymentState): void {
     validator: (command) => {
       if (refundById(state, command.refundId)) return; // a retry of an accepted refund
       // A run about to continue as new takes no more refunds, or under steady refunds it would never
-      // be quiet enough to go and its history would outgrow the server's limits. The caller sends
-      // the same update again and the next run takes it; a rejection leaves nothing in history.
-      if (state.rollOverDue()) throw ApplicationFailure.nonRetryable('the Payment is continuing as new', TRY_AGAIN_SHORTLY);
+      // be quiet enough to go and its history would outgrow the server's limits. The caller waits
+      // for this run to end and sends the same update again; a rejection leaves nothing in history.
+      if (state.rollOverDue()) throw ApplicationFailure.nonRetryable('the Payment is continuing as new', TRY_AGAIN_SHORTLY, workflowInfo().runId);
       const { payment } = state;
       const check = checkRefund(payment.status, payment.amount, requestedAmount(state, command), payment.refunds);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.code, check.code);
