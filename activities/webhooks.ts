@@ -4,8 +4,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { Event } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
-import type { PendingEvent } from '../src/domain/events';
-import { eventBody, eventBodyShapeB } from '../src/representations/event-body';
+import { holdsEveryRefund, type PendingEvent } from '../src/domain/events';
+import { eventBody, eventBodyShapeB, refundsOfBody, type RefundA } from '../src/representations/event-body';
 import { giveUpDelivery, planDeliveries } from '../src/webhooks/deliveries';
 import { attemptDelivery } from '../src/webhooks/delivery';
 import type { DeliveryInput, DeliveryResult } from '../workflows/contracts/webhook-delivery';
@@ -17,11 +17,15 @@ import type { ActivityDeps } from './deps';
  * sweeper that takes it over plans it.
  */
 export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {
+  // The bodies of this call's Payment events, for the compact ones that build on them.
+  const bodies = new Map<string, string>();
   for (const event of events) {
     const leaseUntilMs = deps.relay.leaseUntil();
+    const payload = eventBody(event, await earlierRefunds(deps, event, bodies));
+    if (holdsEveryRefund(event)) bodies.set(event.id, payload);
     const recorded = {
       id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
-      payload: eventBody(event), payload_b: eventBodyShapeB(event), endpoint: event.callbackUrl ?? null,
+      payload, payload_b: eventBodyShapeB(event), endpoint: event.callbackUrl ?? null,
     };
     try {
       await deps.dataSource.getRepository(Event).insert({ ...recorded, object_id: event.objectId, created_at: event.createdAt, relay_lease_until_ms: leaseUntilMs });
@@ -36,6 +40,20 @@ export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]):
     const targets = await planDeliveries(deps.dataSource, deps.webhookSecrets, recorded);
     deps.relay.enqueue(event.id, targets, leaseUntilMs);
   }
+}
+
+/**
+ * The refunds of the event a compact Payment event builds on: recorded earlier in this call, or
+ * before it (events go out in the order the workflow raised them, and it builds only on a recent one).
+ */
+async function earlierRefunds(deps: ActivityDeps, event: PendingEvent, bodies: Map<string, string>): Promise<RefundA[] | undefined> {
+  const since = event.subject.kind === 'payment' ? event.subject.refundsSince : undefined;
+  if (!since) return undefined;
+  const known = bodies.get(since);
+  if (known) return refundsOfBody(known);
+  const earlier = await deps.dataSource.getRepository(Event).findOne({ select: { id: true, payload: true }, where: { id: since } });
+  if (!earlier) throw new Error(`event ${event.id} builds on event ${since}, which is not recorded`);
+  return refundsOfBody(earlier.payload);
 }
 
 export function createWebhookActivities(deps: ActivityDeps) {

@@ -7,7 +7,7 @@
 import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
 import type { RefundWorkflowInput } from './contracts/refund';
-import { eventIdFromUuid, eventTypeFor, type EventSubject, type PendingEvent } from '../src/domain/events';
+import { compactPaymentEvent, eventIdFromUuid, eventTypeFor, holdsEveryRefund, type EventSubject, type PendingEvent } from '../src/domain/events';
 import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 
 const { recordChange } = proxyActivities<ProjectionActivities>(BACKGROUND_ACTIVITY_OPTIONS);
@@ -37,6 +37,8 @@ export class Projection<T extends { version: number }> {
   private lastProjected: T | null;
   private isOpen: boolean;
   private outbox: PendingEvent[] = [];
+  /** The last event queued whose recorded body will hold every refund, in full: what the next may build on. */
+  private lastWithEveryRefund: PendingEvent | null = null;
   private cardsToShred: string[] = [];
   private refundWorkflows: RefundWorkflowInput[] = [];
   /** About how many bytes this run's change records have put in history (eventInputBytes, objectInputBytes). */
@@ -72,10 +74,13 @@ export class Projection<T extends { version: number }> {
     const type = eventTypeFor(subject.kind, status);
     if (!type) return;
     const { merchantId, livemode } = this.options.owner;
-    this.outbox.push({
+    const event: PendingEvent = {
       id: eventIdFromUuid(uuid4()), type, merchantId, livemode, objectId: subjectId(subject), createdAt: nowSeconds(), subject,
       ...(callbackUrl ? { callbackUrl } : {}),
-    });
+    };
+    // Events go out in queue order, so the one a compact event builds on is recorded before it.
+    this.outbox.push(compactPaymentEvent(event, this.lastWithEveryRefund));
+    if (holdsEveryRefund(event)) this.lastWithEveryRefund = event;
   }
 
   /** The vault forgets this card with the next change record, once the state that no longer needs it is in history. */
@@ -168,7 +173,7 @@ export class Projection<T extends { version: number }> {
 
 /**
  * About how many bytes of activity input an event takes: a Payment event carries the Payment with
- * every refund (its webhook shows them), so on a Payment refunded hundreds of times it is large.
+ * its refunds (all of them, unless compact: compactPaymentEvent).
  */
 export function eventInputBytes(event: PendingEvent): number {
   return 1_000 + (event.subject.kind === 'payment' ? event.subject.payment.refunds.length * 500 : 0);

@@ -1,6 +1,6 @@
 // Events: their types, which status change raises which, and what a workflow hands over to be
 // published (docs/webhooks.md lists the types). Pure and workflow-safe.
-import type { PaymentView, RefundView } from './payment';
+import { refundsMovedSince, type PaymentView, type RefundView } from './payment';
 import type { PayoutView } from './payout';
 
 export const EVENT_TYPES = [
@@ -26,9 +26,12 @@ export function eventIdFromUuid(uuid: string): string {
   return `evt_${uuid.replace(/-/g, '').slice(0, 24)}`;
 }
 
-/** The object an event shows, as the workflow holds it when the event is raised. */
+/**
+ * The object an event shows, as the workflow holds it when the event is raised. A compact Payment
+ * event (`refundsSince`, compactPaymentEvent) carries only some of its refunds.
+ */
 export type EventSubject =
-  | { kind: 'payment'; payment: PaymentView }
+  | { kind: 'payment'; payment: PaymentView; refundsSince?: string }
   | { kind: 'refund'; refund: RefundView; livemode: boolean }
   | { kind: 'payout'; payout: PayoutView };
 
@@ -43,6 +46,36 @@ export interface PendingEvent {
   subject: EventSubject;
   /** A Shape B `callback_url`: the event goes there instead of the webhook URL, its body the Shape B payment. */
   callbackUrl?: string;
+}
+
+/** A compact Payment event needs at least this many refunds in the event it builds on. */
+export const COMPACT_FROM_REFUNDS = 10;
+/** A compact Payment event builds only on an event this recent: far inside the events' retention (30 days at least). */
+export const BUILD_ON_EVENTS_WITHIN_SECONDS = 24 * 3600;
+
+/**
+ * Whether an event's recorded body holds its Payment's every refund, so that a later event may build
+ * on it: a Payment's webhook event (a Shape B `callback_url` copy holds none).
+ */
+export function holdsEveryRefund(event: PendingEvent): boolean {
+  return event.subject.kind === 'payment' && !event.callbackUrl;
+}
+
+/**
+ * A Payment event carries the Payment with every refund (CONTRACT section 10). Through a hot
+ * Payment's history that is quadratic in its refunds: each refund's `payment.refunded` would carry
+ * all earlier ones, the run would continue as new every hundred refunds or so, and the outbox it
+ * drains first would take seconds. So once the Payment's previous webhook event (`previous`, the
+ * same run's) holds a few refunds, an event carries only the refunds that moved since that one and
+ * names it in `refundsSince`: the outbox write takes the others from its recorded body
+ * (src/representations/event-body.ts). Pure, for the workflow.
+ */
+export function compactPaymentEvent(event: PendingEvent, previous: PendingEvent | null): PendingEvent {
+  const { subject } = event;
+  if (subject.kind !== 'payment' || !holdsEveryRefund(event) || !previous || !holdsEveryRefund(previous) || previous.subject.kind !== 'payment') return event;
+  const earlier = previous.subject.payment.refunds;
+  if (earlier.length < COMPACT_FROM_REFUNDS || event.createdAt - previous.createdAt >= BUILD_ON_EVENTS_WITHIN_SECONDS) return event;
+  return { ...event, subject: { kind: 'payment', payment: { ...subject.payment, refunds: refundsMovedSince(subject.payment.refunds, earlier) }, refundsSince: previous.id } };
 }
 
 /**

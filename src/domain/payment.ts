@@ -132,3 +132,16 @@ export function stampTransition(transitions: StatusTransitions, status: PaymentS
   }
   return next;
 }
+
+/**
+ * The refunds of `refunds` that `earlier` (the same Payment at an earlier version) does not show as
+ * they are, in the Payment's order. Refunds are only ever appended and moved in place, so every
+ * refund before one of these is shown by `earlier` already: a change record or an event carrying
+ * only these, applied to what `earlier` was written into, gives the whole list.
+ */
+export function refundsMovedSince(refunds: readonly RefundView[], earlier: readonly RefundView[]): RefundView[] {
+  return refunds.filter((refund, i) => {
+    const shown = earlier[i];
+    return !shown || shown.id !== refund.id || shown.status !== refund.status || shown.updated_at !== refund.updated_at;
+  });
+}

@@ -1,10 +1,9 @@
 // What one projector turn carries (workflows/projection.ts, workflows/payment/state.ts): the
-// server terminates a workflow whose activity input passes 2 MB, and a Payment's events carry every
-// refund, so a turn takes a bounded share of the outbox and a change record only what moved.
-import type { PaymentView, RefundView } from '../../src/domain/payment';
+// server terminates a workflow whose activity input passes 2 MB, and a Payment's event may carry
+// every refund, so a turn takes a bounded share of the outbox and a change record only what moved.
+import { refundsMovedSince, type PaymentView, type RefundView } from '../../src/domain/payment';
 import type { PendingEvent } from '../../src/domain/events';
 import { EVENT_BYTES_PER_TURN, eventInputBytes, eventsPerTurn } from '../../workflows/projection';
-import { refundsMovedSince } from '../../workflows/payment/state';
 
 const refund = (n: number, status: RefundView['status'] = 'PROCESSING', updatedAt = 100): RefundView => ({
   id: `ref_${n}`, payment_id: 'pay_1', amount: 1, currency: 'USD', merchant_reference: null, reason: 'r', refund_type: 'PARTIAL',
@@ -38,17 +37,17 @@ describe('a projector turn', () => {
 describe('a Payment change record', () => {
   it('carries every refund before anything was projected', () => {
     const now = payment([refund(1), refund(2)]);
-    expect(refundsMovedSince(now, null).map((r) => r.id)).toEqual(['ref_1', 'ref_2']);
+    expect(refundsMovedSince(now.refunds, []).map((r) => r.id)).toEqual(['ref_1', 'ref_2']);
   });
 
   it('carries only the refunds added or moved since the projected state, in the Payment order', () => {
     const projected = payment([refund(1), refund(2), refund(3)]);
     const now = payment([refund(1), refund(2, 'SUCCEEDED', 101), refund(3), refund(4)]);
-    expect(refundsMovedSince(now, projected).map((r) => r.id)).toEqual(['ref_2', 'ref_4']);
+    expect(refundsMovedSince(now.refunds, projected.refunds).map((r) => r.id)).toEqual(['ref_2', 'ref_4']);
   });
 
   it('carries nothing when the read model shows every refund as it is', () => {
     const now = payment([refund(1), refund(2)]);
-    expect(refundsMovedSince(now, now)).toEqual([]);
+    expect(refundsMovedSince(now.refunds, now.refunds)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ export interface PaymentSettings {
   /** A create that never got a provider answer (429/502/503 and no retry) is dropped after this. */
   abandonAfterSeconds: number;
   refundWindowSeconds: number;
-  /** The run continues as new after this many refunds (or once its change records hold about 4 MB). */
+  /** The run continues as new after this many refunds (or once it has put about 4 MB in history). */
   refundsPerRun: number;
   /** Provider notifications about authentication steps are POSTed here. */
   notifyUrl: string;

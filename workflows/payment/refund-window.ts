@@ -9,7 +9,7 @@
 // sends new refunds back to be sent again to the next run.
 import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
-import type { RefundView } from '../../src/domain/payment';
+import { refundsMovedSince, type RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund } from '../../src/domain/refunds';
 import type { RefundResult } from '../../src/provider/types';
 import {
@@ -19,7 +19,7 @@ import type { RefundProgress } from '../contracts/refund';
 import { nowSeconds } from '../projection';
 import { orUnanswered } from '../unanswered';
 import { sync } from './activities';
-import { refundsMovedSince, type PaymentState } from './state';
+import type { PaymentState } from './state';
 
 const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 
@@ -105,7 +105,7 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
   await condition(() => refundById(state, id)!.status !== 'PENDING');
   // Only the refunds the read model may not show yet: a Payment refunded hundreds of times would
   // otherwise repeat them all in each answer's history.
-  return { refund: refundById(state, id)!, payment: { ...state.payment, refunds: refundsMovedSince(state.payment, state.projection.projectedState()) } };
+  return state.answered({ refund: refundById(state, id)!, payment: { ...state.payment, refunds: refundsMovedSince(state.payment.refunds, state.projection.projectedState()?.refunds ?? []) } });
 }
 
 /**

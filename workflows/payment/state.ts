@@ -2,18 +2,25 @@
 // knows of its authorization, and the few operations every phase and handler uses.
 import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
-import { canTransition, emptyTransitions, stampTransition, type PaymentView, type RefundView } from '../../src/domain/payment';
+import { canTransition, emptyTransitions, refundsMovedSince, stampTransition, type PaymentView } from '../../src/domain/payment';
 import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
 import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provider/types';
 import { ObjectStatusKey } from '../contracts/search-attributes';
-import type { PaymentSettings, PaymentWorkflowInput } from '../contracts/payment';
-import { nowSeconds, Projection } from '../projection';
+import type { PaymentSettings, PaymentWorkflowInput, RefundOutcome } from '../contracts/payment';
+import { nowSeconds, objectInputBytes, Projection } from '../projection';
 
 /**
- * A run continues as new once its change records have put about this much in history (a Payment
- * event carries every refund, so a hot Payment's history grows faster than its refund count).
+ * A run continues as new once it has put about this much in history by its own count (historyBytes),
+ * far below the server's 10 MB warning: a hot Payment's refunds may take a few hundred kilobytes a
+ * second, and the run takes more while it waits for a quiet moment to continue.
  */
-const RECORDED_BYTES_PER_RUN = 4 * 1024 * 1024;
+const HISTORY_BYTES_PER_RUN = 4 * 1024 * 1024;
+
+/**
+ * What a refund puts in history besides its answer and change records: the update's acceptance, the
+ * submission activity, workflow tasks, the RefundWorkflow's reports (measured: 4-6 KB).
+ */
+const HISTORY_BYTES_PER_REFUND = 6_000;
 
 /** How long the projector waits at most for refund submissions' answers. */
 const HOLD_PROJECTION_MS = 250;
@@ -36,6 +43,8 @@ export class PaymentState {
   submittingSince = 0;
   /** Refunds this run took: the run continues as new after `settings.refundsPerRun`. */
   refundsThisRun = 0;
+  /** About how many bytes this run's refund answers put in history. */
+  private answeredBytes = 0;
   /** A handler or phase holds the Payment (`exclusive`). */
   private busy = false;
 
@@ -45,7 +54,7 @@ export class PaymentState {
     this.settleAt = input.carried?.settleAt ?? null;
     this.projection = new Projection(input.payment, {
       // Only the refunds that moved: history would otherwise hold every refund once per change.
-      record: (payment, projected) => ({ kind: 'payment', payment: { ...payment, refunds: refundsMovedSince(payment, projected) } }),
+      record: (payment, projected) => ({ kind: 'payment', payment: { ...payment, refunds: refundsMovedSince(payment.refunds, projected?.refunds ?? []) } }),
       owner: { merchantId: input.payment.merchant_id, livemode: input.payment.livemode },
       open: this.created,
       projected: this.created,
@@ -146,7 +155,18 @@ export class PaymentState {
    * point) where the hint had turned it to continuing.
    */
   rollOverDue(): boolean {
-    return this.refundsThisRun >= this.settings.refundsPerRun || this.projection.inputBytes() >= RECORDED_BYTES_PER_RUN;
+    return this.refundsThisRun >= this.settings.refundsPerRun || this.historyBytes() >= HISTORY_BYTES_PER_RUN;
+  }
+
+  /** About how many bytes this run has put in history: its change records, its refunds and their answers. */
+  historyBytes(): number {
+    return this.projection.inputBytes() + this.answeredBytes + this.refundsThisRun * HISTORY_BYTES_PER_REFUND;
+  }
+
+  /** A refund's answer, counted: it carries the Payment and the refunds the read model may not show yet. */
+  answered(outcome: RefundOutcome): RefundOutcome {
+    this.answeredBytes += objectInputBytes({ kind: 'payment', payment: { ...outcome.payment, refunds: [...outcome.payment.refunds, outcome.refund] } });
+    return outcome;
   }
 
   /** Nothing in flight: no handler, nothing waiting to be projected, published, shredded or started. */
@@ -158,19 +178,6 @@ export class PaymentState {
   continued(): PaymentWorkflowInput {
     return { ...this.input, payment: this.payment, cardToken: null, carried: { created: this.created, providerId: this.providerId, settleAt: this.settleAt } };
   }
-}
-
-/**
- * The refunds a read model written with `projected` may not show as they are, in the Payment's
- * order: every refund before one of them is in the read model already, so a projection of these
- * adds new rows in the Payment's order (the order `refunds` is read back in).
- */
-export function refundsMovedSince(payment: PaymentView, projected: PaymentView | null): RefundView[] {
-  const shownRefunds = projected?.refunds ?? [];
-  return payment.refunds.filter((refund, i) => {
-    const shown = shownRefunds[i];
-    return !shown || shown.id !== refund.id || shown.status !== refund.status || shown.updated_at !== refund.updated_at;
-  });
 }
 
 function mergeCard(known: PaymentView['card'], fromProvider: ProviderCardSummary): PaymentView['card'] {
