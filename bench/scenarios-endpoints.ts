@@ -10,6 +10,8 @@
 //   endpoints per merchant, one of them down (the receiver answers 503 under /down), at 20
 //   creates/s (target: p99 under 1 s at every healthy endpoint, every event delivered).
 import { randomUUID } from 'node:crypto';
+import { Connection } from '@temporalio/client';
+import { webhookDeliveryWorkflow } from '../workflows/contracts/webhook-delivery';
 import { meterCpu } from './lib/cpu';
 import { latencyStats, runLoad } from './lib/load';
 import { connectionsFor, createSpec, receiverEvents, receiverQuiet, receiverReset, type Context, type ReceivedEvent, type StepResult } from './scenarios';
@@ -118,9 +120,40 @@ export async function endpointScenarios(ctx: Context): Promise<StepResult[]> {
     results.push(step);
   } finally {
     for (const remove of removers) await remove();
+    await endDownRetries(ctx);
     await receiverReset(ctx);
   }
   return results;
+}
+
+/**
+ * Ends the delivery workflows the step with one endpoint down leaves retrying. Their schedule (5 s,
+ * doubling) brings every one of them back at once minutes later, inside whichever step then runs:
+ * in `full-s16` a wave of some 600 attempts most likely fell into the hot Payment's 10/s step
+ * (bench/NOTES.md, method section). Healthy deliveries are done by now (receiverQuiet).
+ */
+async function endDownRetries(ctx: Context): Promise<void> {
+  const connection = await Connection.connect({ address: ctx.env.temporalAddress });
+  try {
+    const query = `WorkflowType = '${webhookDeliveryWorkflow.name}' AND ExecutionStatus = 'Running'`;
+    const ended = new Set<string>();
+    for (let round = 0; round < 30; round += 1) {
+      const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: 'default', query, pageSize: 1000 });
+      const left = (executions ?? []).filter((e) => !ended.has(e.execution?.runId ?? ''));
+      if (!left.length) break;
+      for (const execution of left) {
+        ended.add(execution.execution?.runId ?? '');
+        await connection.workflowService.terminateWorkflowExecution({
+          namespace: 'default', workflowExecution: execution.execution, reason: 'bench: the endpoint taken down for the step is gone',
+        }).catch(() => undefined); // ended meanwhile
+      }
+      // Visibility lags the terminations a little; wait for it before listing again.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    ctx.log(`  ended ${ended.size} delivery workflows still retrying the endpoint taken down`);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** API and worker CPU per create (ms), over the steps of one endpoint count. */
