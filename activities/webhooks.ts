@@ -2,11 +2,11 @@
 // which plans each event's deliveries and hands them to the relay for their first attempts, and
 // the delivery workflow's attempts. Delivery never reports back to the object's workflow.
 import { ApplicationFailure } from '@temporalio/activity';
-import { Event } from '../src/db/entities';
+import { Event, type EventRow } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
 import { holdsEveryRefund, type PendingEvent } from '../src/domain/events';
 import { eventBody, eventBodyShapeB, refundsOfBody, type RefundA } from '../src/representations/event-body';
-import { giveUpDelivery, planDeliveries } from '../src/webhooks/deliveries';
+import { giveUpDelivery, planDeliveriesOf } from '../src/webhooks/deliveries';
 import { attemptDelivery } from '../src/webhooks/delivery';
 import type { DeliveryInput, DeliveryResult } from '../workflows/contracts/webhook-delivery';
 import type { ActivityDeps } from './deps';
@@ -14,32 +14,55 @@ import type { ActivityDeps } from './deps';
 /**
  * Records events (idempotent by id), plans one delivery per matching endpoint, and hands them to
  * the relay. A process that dies between the two leaves the event leased and unplanned: the
- * sweeper that takes it over plans it.
+ * sweeper that takes it over plans it. The events of one change are written in one statement, and
+ * their deliveries in one more.
  */
 export async function publishEvents(deps: ActivityDeps, events: PendingEvent[]): Promise<void> {
+  if (!events.length) return;
+  const leaseUntilMs = deps.relay.leaseUntil();
   // The bodies of this call's Payment events, for the compact ones that build on them.
   const bodies = new Map<string, string>();
+  const rows: Array<Omit<EventRow, 'seq'>> = [];
   for (const event of events) {
-    const leaseUntilMs = deps.relay.leaseUntil();
     const payload = eventBody(event, await earlierRefunds(deps, event, bodies));
     if (holdsEveryRefund(event)) bodies.set(event.id, payload);
-    const recorded = {
-      id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type,
-      payload, payload_b: eventBodyShapeB(event), endpoint: event.callbackUrl ?? null,
-    };
-    try {
-      await deps.dataSource.getRepository(Event).insert({ ...recorded, object_id: event.objectId, created_at: event.createdAt, relay_lease_until_ms: leaseUntilMs });
-    } catch (error) {
-      // Recorded by an earlier try of this activity: that try's relay, or a sweeper, has it.
-      if (!isDuplicateKeyError(error)) throw error;
-      continue;
-    }
+    rows.push({
+      id: event.id, merchant_id: event.merchantId, livemode: event.livemode, type: event.type, object_id: event.objectId,
+      payload, payload_b: eventBodyShapeB(event), endpoint: event.callbackUrl ?? null, created_at: event.createdAt, relay_lease_until_ms: leaseUntilMs,
+    });
+  }
+  const recorded = await recordNew(deps, rows);
+  for (const event of events) {
     // A callback repeats a status change its webhook event already counted; `payment.refunded`
     // repeats a refund's (the Payment's status stays).
-    if (!event.callbackUrl && event.type !== 'payment.refunded') deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
-    const targets = await planDeliveries(deps.dataSource, deps.webhookSecrets, recorded);
-    deps.relay.enqueue(event.id, targets, leaseUntilMs);
+    if (recorded.has(event.id) && !event.callbackUrl && event.type !== 'payment.refunded') deps.metrics.statusChanges.inc({ object: event.subject.kind, status: event.type.split('.')[1]! });
   }
+  const planned = await planDeliveriesOf(deps.dataSource, deps.webhookSecrets, rows.filter((row) => recorded.has(row.id)));
+  for (const [eventId, targets] of planned) deps.relay.enqueue(eventId, targets, leaseUntilMs);
+}
+
+/**
+ * Inserts the events, answering the ids this call recorded. One recorded by an earlier try of the
+ * activity is left alone: that try's relay, or a sweeper, has it.
+ */
+async function recordNew(deps: ActivityDeps, rows: Array<Omit<EventRow, 'seq'>>): Promise<Set<string>> {
+  const events = deps.dataSource.getRepository(Event);
+  try {
+    await events.insert(rows);
+    return new Set(rows.map((row) => row.id));
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  const recorded = new Set<string>();
+  for (const row of rows) {
+    try {
+      await events.insert(row);
+      recorded.add(row.id);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  return recorded;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { FailureCode } from '../domain/failure-codes';
 import type { IntegrationType, NextActionReason, PaymentStatus, PaymentStatusFilter, PaymentView, RefundView } from '../domain/payment';
 import type { RefundStatus } from '../domain/refunds';
 import { cutPage, pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound } from './seq-pages';
-import { retryingDeadlocks, upsertVersioned } from './versioned-upsert';
+import { retryingDeadlocks, upsertVersioned, type UpsertOptions } from './versioned-upsert';
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -147,16 +147,20 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
   };
 }
 
-/** One transaction: the Payment row and its Refund rows move together. */
-/** `likelyNew`: the Payment a create answers, which the projector has usually not written yet. */
-export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView, options: { likelyNew?: boolean } = {}): Promise<void> {
+/**
+ * One transaction: the Payment row and its Refund rows move together. `likelyNew`: the Payment a
+ * create answers, which the projector has usually not written yet; `exists`: its row was read before.
+ */
+export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView, options: UpsertOptions = {}): Promise<void> {
   // Without refunds the Payment is one row, and each of its statements is atomic on its own.
   if (view.refunds.length === 0) {
     await retryingDeadlocks(() => upsertVersioned(dataSource.manager, Payment, paymentToRow(view), options));
     return;
   }
   await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
-    await upsertVersioned(manager, Payment, paymentToRow(view), options);
+    // A Payment row at this version or newer was written with every refund that had moved by then
+    // (its writer's, in this same transaction): its refunds are at least this new too.
+    if (!(await upsertVersioned(manager, Payment, paymentToRow(view), options))) return;
     // Only the refunds whose state moved: a Payment refunded many times would otherwise rewrite
     // every earlier refund on each change (a statement each; quadratic on a hot Payment).
     const stored = await storedRefundStates(manager, view.id, view.refunds.map((r) => r.id));

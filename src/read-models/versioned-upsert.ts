@@ -3,15 +3,22 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isDeadlock, isDuplicateKeyError } from '../db/errors';
 
+export interface UpsertOptions {
+  /** A row that is almost always new (a create's answer): one statement instead of three. */
+  likelyNew?: boolean;
+  /** The row is known to exist (it was read before): a guarded update that moves nothing needs no check. */
+  exists?: boolean;
+}
+
+/** Writes the row unless the stored one is at this version or newer; answers whether it wrote. */
 export async function upsertVersioned<T extends ObjectLiteral & { id: string; version: number }>(
-  manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>, options: { likelyNew?: boolean } = {},
-): Promise<void> {
+  manager: EntityManager, target: EntityTarget<T>, row: Omit<T, 'seq'>, options: UpsertOptions = {},
+): Promise<boolean> {
   const repo = manager.getRepository(target);
   if (options.likelyNew) {
-    // A row that is almost always new (a create's answer) costs one statement instead of three.
     try {
       await repo.insert(row as never);
-      return;
+      return true;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // the other writer was first: the guarded update decides
     }
@@ -22,16 +29,18 @@ export async function upsertVersioned<T extends ObjectLiteral & { id: string; ve
       .set(row as never)
       .where('id = :id AND version < :version', { id: row.id, version: row.version })
       .execute();
-    if (updated.affected) return;
+    if (updated.affected) return true;
+    if (options.exists) return false;
     const exists = await repo.createQueryBuilder('r').select('r.version', 'version').where('r.id = :id', { id: row.id }).getRawOne();
-    if (exists) return; // already at this version or newer
+    if (exists) return false; // already at this version or newer
     try {
       await repo.insert(row as never);
-      return;
+      return true;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // a concurrent insert won: try the guarded update again
     }
   }
+  return false;
 }
 
 /**

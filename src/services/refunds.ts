@@ -55,8 +55,8 @@ export class RefundService {
     // Read-your-writes without waiting for the workflow's projector, as a create does: the update's
     // answer is persisted workflow state, and the versioned upsert lets the projector's own write of
     // this or a later version land in any order. The answer's Payment holds only this refund, and
-    // the projection writes only the refunds it is given that moved.
-    await recordPaymentProjection(this.deps.dataSource, outcome.payment);
+    // the projection writes only the refunds it is given that moved. Its row exists: it was read above.
+    await recordPaymentProjection(this.deps.dataSource, outcome.payment, { exists: true });
     return outcome.refund;
   }
 }

@@ -32,26 +32,36 @@ export function deliveryIdOf(eventId: string, endpointId: string | null): string
 
 /**
  * Writes the deliveries of an event (none twice: their ids are derived) and answers them with
- * their bodies and secrets. Endpoints and their secrets come in one statement.
+ * their bodies and secrets.
  */
 export async function planDeliveries(dataSource: DataSource, secrets: WebhookSecrets, event: PlannableEvent, nowMs = Date.now()): Promise<DeliveryTarget[]> {
-  const targets: DeliveryTarget[] = [];
-  if (event.endpoint) {
-    targets.push({
-      id: deliveryIdOf(event.id, null), eventId: event.id, merchantId: event.merchant_id, livemode: event.livemode,
-      endpointId: null, url: event.endpoint, body: event.payload,
-      secrets: await secrets.signing({ merchantId: event.merchant_id, endpointId: null }),
-    });
-  } else {
-    const rows = await dataSource.getRepository(WebhookEndpoint).createQueryBuilder('e')
-      .leftJoin(WebhookSecret.options.name, 's', 's.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > :now)', { now: Math.floor(nowMs / 1000) })
-      .select(['e.id AS id', 'e.url AS url', 'e.api_version AS api_version', 'e.enabled_events AS enabled_events', 's.secret_ciphertext AS secret_ciphertext'])
-      .where('e.merchant_id = :merchantId AND e.livemode = :livemode AND e.status = :enabled AND e.deleted_at IS NULL', { merchantId: event.merchant_id, livemode: event.livemode, enabled: 'enabled' })
-      .orderBy('e.seq', 'ASC')
-      .addOrderBy('s.created_at', 'DESC')
-      .getRawMany<{ id: string; url: string; api_version: string; enabled_events: string; secret_ciphertext: string | null }>();
+  return (await planDeliveriesOf(dataSource, secrets, [event], nowMs)).get(event.id) ?? [];
+}
+
+/**
+ * The same for events recorded together (one change record's): the endpoints of each owner and
+ * their secrets come in one statement, and every delivery is written in one more.
+ */
+export async function planDeliveriesOf(
+  dataSource: DataSource, secrets: WebhookSecrets, events: readonly PlannableEvent[], nowMs = Date.now(),
+): Promise<Map<string, DeliveryTarget[]>> {
+  const planned = new Map<string, DeliveryTarget[]>();
+  const endpointsOf = new Map<string, Promise<EndpointRow[]>>();
+  for (const event of events) {
+    const targets: DeliveryTarget[] = [];
+    planned.set(event.id, targets);
+    if (event.endpoint) {
+      targets.push({
+        id: deliveryIdOf(event.id, null), eventId: event.id, merchantId: event.merchant_id, livemode: event.livemode,
+        endpointId: null, url: event.endpoint, body: event.payload,
+        secrets: await secrets.signing({ merchantId: event.merchant_id, endpointId: null }),
+      });
+      continue;
+    }
+    const owner = `${event.merchant_id}:${event.livemode}`;
+    if (!endpointsOf.has(owner)) endpointsOf.set(owner, enabledEndpoints(dataSource, event.merchant_id, event.livemode, nowMs));
     const byEndpoint = new Map<string, DeliveryTarget>();
-    for (const row of rows) {
+    for (const row of await endpointsOf.get(owner)!) {
       let target = byEndpoint.get(row.id);
       if (!target) {
         if (!endpointTakes(JSON.parse(row.enabled_events) as string[], event.type)) continue;
@@ -65,13 +75,27 @@ export async function planDeliveries(dataSource: DataSource, secrets: WebhookSec
       if (row.secret_ciphertext) target.secrets.push(...secrets.openAll(event.merchant_id, [row.secret_ciphertext]));
     }
   }
-  if (targets.length) {
-    await dataSource.getRepository(WebhookDelivery).createQueryBuilder().insert().orIgnore().values(targets.map((t) => ({
+  const all = [...planned.values()].flat();
+  if (all.length) {
+    await dataSource.getRepository(WebhookDelivery).createQueryBuilder().insert().orIgnore().values(all.map((t) => ({
       id: t.id, event_id: t.eventId, endpoint_id: t.endpointId, merchant_id: t.merchantId, livemode: t.livemode, url: t.url,
       status: 'pending' as const, attempts: 0, next_attempt_at: nowMs, created_at: nowMs, updated_at: nowMs,
     }))).execute();
   }
-  return targets;
+  return planned;
+}
+
+interface EndpointRow { id: string; url: string; api_version: string; enabled_events: string; secret_ciphertext: string | null }
+
+/** An owner's enabled endpoints, each with its active secrets (newest first), in one statement. */
+function enabledEndpoints(dataSource: DataSource, merchantId: string, livemode: boolean, nowMs: number): Promise<EndpointRow[]> {
+  return dataSource.getRepository(WebhookEndpoint).createQueryBuilder('e')
+    .leftJoin(WebhookSecret.options.name, 's', 's.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > :now)', { now: Math.floor(nowMs / 1000) })
+    .select(['e.id AS id', 'e.url AS url', 'e.api_version AS api_version', 'e.enabled_events AS enabled_events', 's.secret_ciphertext AS secret_ciphertext'])
+    .where('e.merchant_id = :merchantId AND e.livemode = :livemode AND e.status = :enabled AND e.deleted_at IS NULL', { merchantId, livemode, enabled: 'enabled' })
+    .orderBy('e.seq', 'ASC')
+    .addOrderBy('s.created_at', 'DESC')
+    .getRawMany<EndpointRow>();
 }
 
 /** An attempt's result on its delivery: one more attempt, and where the delivery stands now. */

@@ -125,3 +125,51 @@ describe('a refund the read model does not hold yet', () => {
     }
   });
 });
+
+describe('a snapshot no newer than the stored Payment', () => {
+  const refundOf = (id: string, patch: Partial<RefundView> = {}): RefundView => ({
+    id: `ref_${id.slice(4, 24)}7`, payment_id: id, amount: 1000, currency: 'USD', merchant_reference: null,
+    reason: 'requested_by_customer', refund_type: 'PARTIAL', status: 'SUCCEEDED', failure_code: null, failure_message: null,
+    created_at: 101, updated_at: 102, completed_at: 102, ...patch,
+  });
+
+  /** The statements (but transaction control) that `write` sends. */
+  async function statementsOf(write: () => Promise<void>): Promise<string[]> {
+    const runner = dataSource.createQueryRunner();
+    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
+    await runner.release();
+    try {
+      await write();
+      return query.mock.calls.map(([sql]) => String(sql).trim()).filter((sql) => !/^(START|COMMIT|BEGIN|ROLLBACK)/i.test(sql));
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  it('writes none of its refunds: the writer of the stored version wrote them with it', async () => {
+    const id = newId();
+    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
+    // The other writer of version 2, or an older one retried, with the refund as it saw it.
+    for (const version of [2, 1]) {
+      const sent = await statementsOf(() => recordPaymentProjection(dataSource, view(id, version, { refunds: [refundOf(id, { status: 'PROCESSING', completed_at: null })] })));
+      expect(sent.filter((sql) => /`?refunds`?/.test(sql))).toEqual([]);
+    }
+    expect((await findPayment(dataSource, scope, id))!.refunds).toMatchObject([{ status: 'SUCCEEDED' }]);
+  });
+
+  it('costs one guarded update when its row is known to exist (a refund\'s answer)', async () => {
+    const id = newId();
+    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
+    const sent = await statementsOf(() => recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }), { exists: true }));
+    expect(sent.map((sql) => sql.split(/\s+/)[0]!.toUpperCase())).toEqual(['UPDATE']);
+  });
+
+  it('a newer one with `exists` still writes the Payment and its refunds', async () => {
+    const id = newId();
+    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)], amount_refunded: 1000 }), { exists: true });
+    expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: 2, amount_refunded: 1000, refunds: [{ status: 'SUCCEEDED' }] });
+  });
+});

@@ -1,10 +1,14 @@
 // Events and webhooks (docs/webhooks.md): signed with Standard Webhooks, retried by Temporal,
 // recorded per attempt, never blocking the object's own workflow.
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { ActivityDeps } from '../../activities/deps';
+import { publishEvents } from '../../activities/webhooks';
 import { Webhook } from 'standardwebhooks';
 import type { RunningApi } from '../../src/api/server';
 import { Event, WebhookAttempt, WebhookDelivery } from '../../src/db/entities';
+import type { PendingEvent } from '../../src/domain/events';
 import { randomBase62 } from '../../src/domain/ids';
+import type { RefundView } from '../../src/domain/payment';
 import { WorkerMetrics } from '../../src/observability/worker-metrics';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { postJson } from '../../src/webhooks/http-post';
@@ -241,6 +245,50 @@ describe('the relay of a worker that stops or falls behind', () => {
     const attemptsOf = (id: string) => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
     expect(await eventually(() => attemptsOf(first), (rows) => rows.some((a) => a.status_code === 200), 20_000)).toMatchObject([{ attempt: 1, error: 'timeout' }, { attempt: 2, status_code: 200 }]);
     expect(await eventually(() => attemptsOf(second), (rows) => rows.length >= 1)).toMatchObject([{ attempt: 1, status_code: 200 }]);
+  });
+});
+
+describe('the outbox write of one change', () => {
+  const refund = (id: string, status: 'PROCESSING' | 'SUCCEEDED'): RefundView => ({
+    id, payment_id: 'pay_outbox_test', amount: 100, currency: 'USD', merchant_reference: null, reason: 'requested_by_customer',
+    refund_type: 'PARTIAL', status, failure_code: null, failure_message: null, created_at: 100, updated_at: 101, completed_at: status === 'SUCCEEDED' ? 101 : null,
+  });
+  const eventOf = (r: RefundView): PendingEvent => ({
+    id: `evt_${randomBase62(24)}`, type: r.status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.processing', merchantId: merchant.merchantId,
+    livemode: false, objectId: r.id, createdAt: 101, subject: { kind: 'refund', refund: r, livemode: false },
+  });
+
+  it('records its events in one statement and their deliveries in one more, once, and sends each', async () => {
+    const relay = new WebhookRelay({
+      dataSource: api.deps.dataSource, temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: api.deps.logger,
+      webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), metrics: new WorkerMetrics(),
+      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(api.deps.config) },
+    }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency: 4 });
+    const deps = { dataSource: api.deps.dataSource, relay, metrics: new WorkerMetrics(), webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox) } as unknown as ActivityDeps;
+    const refundId = `ref_${randomBase62(24)}`;
+    const events = [eventOf(refund(refundId, 'PROCESSING')), eventOf(refund(refundId, 'SUCCEEDED'))];
+
+    const runner = api.deps.dataSource.createQueryRunner();
+    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
+    await runner.release();
+    try {
+      await publishEvents(deps, events);
+      const sent = query.mock.calls.map(([sql]) => String(sql).trim().replace(/\s+/g, ' '));
+      expect(sent.filter((sql) => /^INSERT INTO `events`/.test(sql))).toHaveLength(1);
+      expect(sent.filter((sql) => /FROM `webhook_endpoints`/.test(sql))).toHaveLength(1);
+      expect(sent.filter((sql) => /^INSERT (IGNORE )?INTO `webhook_deliveries`/i.test(sql.replace('INSERT  IGNORE', 'INSERT IGNORE')))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+    // A retried change record (its activity run again) records and sends nothing more.
+    await publishEvents(deps, events);
+    for (const event of events) {
+      await eventually(() => relayLease(event.id), (lease) => lease === null);
+      expect(await deliveriesOf(api, event.id)).toHaveLength(1);
+      expect(receiver.received.filter((w) => w.json.id === event.id)).toHaveLength(1);
+    }
+    expect(receiver.received.filter((w) => w.json.data?.object?.id === refundId).map((w) => w.json.type).sort()).toEqual(['refund.processing', 'refund.succeeded']);
+    await relay.stop();
   });
 });
 
