@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { meterCpu, settle, type CpuUse } from './lib/cpu';
 import { meterStatements } from './lib/statements';
-import type { BenchEnv } from './lib/env';
 import { latencyStats, prepareLoad, runLoad, type LatencyStats, type LoadResult, type LoadSpec, type RequestSpec } from './lib/load';
+import { ACTION_TTL_SECONDS, type BenchEnv } from './lib/env';
 import { payoutIdsAtDepth, samplePayments, withDb, RARE_SURNAME, type Seeded, type SeededMerchant } from './lib/seed';
 
 export interface StepPlan {
@@ -237,9 +237,31 @@ export async function codecCost(ctx: Context): Promise<StepResult[]> {
 
 export async function create3ds(ctx: Context): Promise<StepResult[]> {
   const answered = new Map<string, number>();
-  return steps(ctx, 'POST /v1/payments 3DS challenge (4000000000003220)', ctx.plan.create3ds, 0.3, createSpec(ctx, '4000000000003220', answered), {
+  const startedAt = Math.floor(Date.now() / 1000);
+  const results = await steps(ctx, 'POST /v1/payments 3DS challenge (4000000000003220)', ctx.plan.create3ds, 0.3, createSpec(ctx, '4000000000003220', answered), {
     before: async () => answered.clear(),
   });
+  await challengesExpired(ctx, startedAt);
+  return results;
+}
+
+/**
+ * Waits until every challenge the 3DS steps left unanswered has expired (ACTION_TTL_SECONDS), so
+ * that their expiries (a workflow task, a change record and an event each) run here and not inside
+ * a later step.
+ */
+async function challengesExpired(ctx: Context, sinceSeconds: number): Promise<void> {
+  const deadline = Date.now() + (ACTION_TTL_SECONDS + 300) * 1000;
+  let waiting = 0;
+  while (Date.now() < deadline) {
+    waiting = await withDb(ctx.databaseUrl, async (db) => {
+      const [rows] = await db.query("SELECT COUNT(*) AS n FROM payments WHERE status = 'REQUIRES_ACTION' AND created_at >= ?", [sinceSeconds]);
+      return Number((rows as Array<{ n: number }>)[0]!.n);
+    });
+    if (!waiting) break;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  ctx.log(waiting ? `  ${waiting} 3DS challenges still waiting to expire` : '  every 3DS challenge of the scenario has expired');
 }
 
 /**
