@@ -1,15 +1,23 @@
 // The layers of the service and which way their imports may point (docs/architecture.md, "Layers").
-// `npm test` runs `depcruise src workflows activities workers scripts` with this file after tsc;
-// test/unit/layering.test.ts proves that each rule refuses what it names.
+// `npm test` runs `depcruise src contracts workflows activities workers scripts bench sdk` with this file after
+// tsc; test/unit/layering.test.ts proves that each rule refuses what it names.
 //
 //   entry points   src/api, src/admin, workers, src/provider/sandbox, scripts
-//   orchestration  workflows (deterministic; others import only workflows/contracts), activities
+//   contracts      contracts/: each workflow's name, input, result, updates, signals and queries, and
+//                  the search attributes; what workflows, activities and clients share. At run
+//                  time only the Temporal SDK's definitions; types of the domain and the provider
+//                  protocol. Workflows and activities both import it and never each other at run
+//                  time (workflows know activities by their types only; activities import nothing
+//                  of workflows/).
+//   orchestration  workflows (deterministic; nothing outside imports them), activities
 //   services       src/services
 //   below them     src/representations, src/temporal, src/config.ts, and the data access and
 //                  support layers (read models, db, vault, provider client, webhooks, ...)
 //   domain         src/domain: pure
 // Migrations (src/db/migrations) are frozen: they import only typeorm, node builtins and the frozen
-// helpers beside them.
+// helpers beside them. The bench (bench/) is a harness like scripts/: it may import anything of the
+// service, and nothing of the service imports it; its helpers (bench/lib) know no scenario. The SDK (sdk/) is a package merchants install: it
+// imports nothing but its own modules, Node's and standardwebhooks, and nothing imports it.
 
 const ENTRY_POINTS = {
   api: '^src/api/',
@@ -19,11 +27,16 @@ const ENTRY_POINTS = {
   scripts: '^scripts/',
 };
 const ANY_ENTRY_POINT = Object.values(ENTRY_POINTS);
-const OURS = '^(src|workflows|activities|workers|scripts)/';
+const BENCH = '^bench/';
+const SDK = '^sdk/';
+/** What starts several entry points in one process tree, so may import them. */
+const HARNESSES = [ENTRY_POINTS.scripts, BENCH];
+const OURS = '^(src|contracts|workflows|activities|workers|scripts|bench)/';
 const DOMAIN = '^src/domain/';
 const WORKFLOWS = '^workflows/';
-const CONTRACTS = '^workflows/contracts/';
+const CONTRACTS = '^contracts/';
 const ACTIVITIES = '^activities/';
+const PROVIDER_TYPES = '^src/provider/types\\.ts$';
 const SERVICES = '^src/services/';
 const REPRESENTATIONS = '^src/representations/';
 const MIGRATIONS = '^src/db/migrations/';
@@ -38,9 +51,9 @@ const WORKFLOW_SDK = '(^|/)node_modules/@temporalio/(workflow|common)/';
 
 const nothingImportsEntryPoints = Object.entries(ENTRY_POINTS).map(([name, path]) => ({
   name: `nothing-imports-entry-point-${name}`,
-  comment: `An entry point (${path}) is where a process starts: only its own modules and scripts/ import it.`,
+  comment: `An entry point (${path}) is where a process starts: only its own modules, scripts/ and bench/ import it.`,
   severity: 'error',
-  from: { pathNot: [path, ENTRY_POINTS.scripts] },
+  from: { pathNot: [path, ...HARNESSES] },
   to: { path },
 }));
 
@@ -89,25 +102,46 @@ module.exports = {
       to: { path: MIGRATIONS },
     },
     {
+      name: 'contracts-import-only-types',
+      comment: 'A contract (contracts/) runs in the workflow sandbox and in every client: at run time it imports only other contracts and the Temporal SDK\'s definitions.',
+      severity: 'error',
+      from: { path: CONTRACTS },
+      to: { pathNot: [CONTRACTS, WORKFLOW_SDK], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'contracts-know-only-domain-types',
+      comment: 'A contract names types of the domain and of the provider protocol, and of nothing else of ours: no workflow, activity or service.',
+      severity: 'error',
+      from: { path: CONTRACTS },
+      to: { path: OURS, pathNot: [CONTRACTS, DOMAIN, PROVIDER_TYPES], dependencyTypes: ['type-only'] },
+    },
+    {
       name: 'workflows-deterministic',
-      comment: 'Workflow code runs in the deterministic sandbox: at run time it imports only the Temporal workflow SDK, workflows/ and src/domain.',
+      comment: 'Workflow code runs in the deterministic sandbox: at run time it imports only the Temporal workflow SDK, workflows/, contracts/ and src/domain.',
       severity: 'error',
       from: { path: WORKFLOWS },
-      to: { pathNot: [WORKFLOWS, DOMAIN, WORKFLOW_SDK], dependencyTypesNot: ['type-only'] },
+      to: { pathNot: [WORKFLOWS, CONTRACTS, DOMAIN, WORKFLOW_SDK], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflows-import-only-types-of-activities',
       comment: 'Workflows know activities (and the provider protocol) by their types only; the worker registers the implementations.',
       severity: 'error',
       from: { path: WORKFLOWS },
-      to: { pathNot: [WORKFLOWS, DOMAIN, WORKFLOW_SDK, ACTIVITIES, '^src/provider/types\\.ts$'], dependencyTypes: ['type-only'] },
+      to: { pathNot: [WORKFLOWS, CONTRACTS, DOMAIN, WORKFLOW_SDK, ACTIVITIES, PROVIDER_TYPES], dependencyTypes: ['type-only'] },
     },
     {
-      name: 'contracts-only-from-workflows',
-      comment: 'Outside workflows/, only the contracts (workflows/contracts) are imported: no client depends on a workflow implementation.',
+      name: 'activities-never-import-workflows',
+      comment: 'Activities share with workflows only the contracts (contracts/), so the two folders never import each other both ways.',
+      severity: 'error',
+      from: { path: ACTIVITIES },
+      to: { path: WORKFLOWS },
+    },
+    {
+      name: 'nothing-imports-workflows',
+      comment: 'Outside workflows/, workflows are known by their contracts (contracts/): no client depends on a workflow implementation.',
       severity: 'error',
       from: { pathNot: WORKFLOWS },
-      to: { path: WORKFLOWS, pathNot: CONTRACTS },
+      to: { path: WORKFLOWS },
     },
     {
       name: 'activities-below-entry-points',
@@ -159,6 +193,41 @@ module.exports = {
       to: {},
     },
     ...nothingImportsEntryPoints,
+    {
+      name: 'bench-lib-knows-no-scenario',
+      comment: 'bench/lib holds the harness\'s tools (load, seed, explain, machine); the scenarios, targets and report above use them, never the other way round.',
+      severity: 'error',
+      from: { path: '^bench/lib/' },
+      to: { path: BENCH, pathNot: '^bench/lib/' },
+    },
+    {
+      name: 'nothing-imports-bench',
+      comment: 'The bench measures the service from outside: no module of the service depends on it.',
+      severity: 'error',
+      from: { pathNot: BENCH },
+      to: { path: BENCH },
+    },
+    {
+      name: 'sdk-is-standalone',
+      comment: 'The SDK is installed on its own: it imports its own modules, node builtins and standardwebhooks (its one dependency), nothing of the service.',
+      severity: 'error',
+      from: { path: SDK },
+      to: { pathNot: [SDK, '(^|/)node_modules/standardwebhooks/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'nothing-imports-sdk',
+      comment: 'The SDK is a client of the service: the service never depends on it (its tests may).',
+      severity: 'error',
+      from: { pathNot: SDK },
+      to: { path: SDK },
+    },
+    {
+      name: 'bench-workflow-deterministic',
+      comment: 'The baseline\'s workflow runs in the deterministic sandbox: at run time it imports only the Temporal workflow SDK.',
+      severity: 'error',
+      from: { path: '^bench/baseline/workflows\\.ts$' },
+      to: { pathNot: WORKFLOW_SDK, dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -24,5 +24,13 @@ module.exports = {
       testMatch: ['<rootDir>/test/reliability/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/helpers/reliability/setup-env.ts'],
     },
+    {
+      // docker-compose.yml as local processes (`npm run topology`): replicas, kill -9 and a rolling
+      // restart under load on the real Temporal server (docs/deployment.md); ports 19400-19499.
+      displayName: 'topology',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/topology/**/*.test.ts'],
+    },
   ],
 };

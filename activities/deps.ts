@@ -6,6 +6,7 @@ import type { Logger } from '../src/observability/logger';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import type { ProviderClient } from '../src/provider/types';
 import type { CardVaultStore } from '../src/vault/card-vault';
+import type { SecretBox } from '../src/vault/crypto';
 import type { DestinationPolicy } from '../src/webhooks/destination';
 import type { WebhookRelay } from '../src/webhooks/relay';
 import type { WebhookSecrets } from '../src/webhooks/secrets';
@@ -13,14 +14,16 @@ import type { WebhookSecrets } from '../src/webhooks/secrets';
 export interface ActivityDeps {
   dataSource: DataSource;
   vault: CardVaultStore;
+  /** Seals hosted page tokens in the Payment read model (read-models/payments.ts). */
+  secretBox: SecretBox;
   /** Test mode talks to the sandbox; live mode to the live provider when one is configured. */
   providers: { test: ProviderClient; live: ProviderClient | null };
   logger: Logger;
-  /** Starts webhook delivery workflows for events whose first attempt failed. */
+  /** Wakes endpoint circuits (and starts callback delivery workflows) for deliveries whose first attempt failed. */
   temporal: Client;
   taskQueue: string;
   webhookSecrets: WebhookSecrets;
-  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number; destinations: DestinationPolicy };
+  webhooks: { attemptTimeoutMs: number; initialRetrySeconds: number; retrySpanSeconds: number; destinations: DestinationPolicy };
   /** Makes each recorded event's first delivery attempt (src/webhooks/relay.ts). */
   relay: WebhookRelay;
   metrics: WorkerMetrics;
@@ -37,17 +40,4 @@ export async function vaultedCard(deps: ActivityDeps, token: string, missing: st
   const card = await deps.vault.reveal(token);
   if (!card) throw ApplicationFailure.nonRetryable(missing, 'CardTokenMissing');
   return card;
-}
-
-type ActingOperation = 'authorize' | 'refund' | 'payout';
-
-/**
- * The provider's idempotency key of a request that acts on our object (`pay_x:authorize`): a
- * retried activity, or a resubmission, can never act twice, and a lookup by key finds what it did.
- */
-export const providerKey = (objectId: string, operation: ActingOperation): string => `${objectId}:${operation}`;
-
-/** What every request that moves money starts with: the key, our object as the reference, the amount. */
-export function actingRequest(objectId: string, operation: ActingOperation, money: { amount: number; currency: string }) {
-  return { idempotencyKey: providerKey(objectId, operation), reference: objectId, amount: money.amount, currency: money.currency };
 }

@@ -2,7 +2,8 @@
 // from object ids (`providerKey`), so a retried activity cannot act twice.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AuthorizationAnswer, AuthorizationResult, Lookup, RefundAnswer, RefundResult } from '../src/provider/types';
-import { actingRequest, providerFor, providerKey, vaultedCard, type ActivityDeps } from './deps';
+import { actingRequest, providerKey } from '../src/domain/idempotency';
+import { providerFor, vaultedCard, type ActivityDeps } from './deps';
 
 export interface AuthorizeCardInput {
   paymentId: string;

@@ -5,7 +5,8 @@
 import { Context } from '@temporalio/activity';
 import type { PayoutRecipient } from '../src/domain/payout';
 import type { Lookup, PayoutAnswer, PayoutResult } from '../src/provider/types';
-import { actingRequest, providerFor, providerKey, vaultedCard, type ActivityDeps } from './deps';
+import { actingRequest, providerKey } from '../src/domain/idempotency';
+import { providerFor, vaultedCard, type ActivityDeps } from './deps';
 
 export interface SubmitPayoutInput {
   payoutId: string;

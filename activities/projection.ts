@@ -6,7 +6,7 @@ import { recordPaymentProjection } from '../src/read-models/payments';
 import { recordPayoutProjection } from '../src/read-models/payouts';
 import type { EventSubject, PendingEvent } from '../src/domain/events';
 import { startRefundWorkflow } from '../src/temporal/start-refund';
-import type { RefundWorkflowInput } from '../workflows/contracts/refund';
+import type { RefundWorkflowInput } from '../contracts/refund';
 import type { ActivityDeps } from './deps';
 import { publishEvents } from './webhooks';
 
@@ -27,7 +27,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
   return {
     async recordChange(change: ObjectChange): Promise<void> {
       for (const token of change.shredCardTokens) await deps.vault.shred(token);
-      if (change.object?.kind === 'payment') await recordPaymentProjection(deps.dataSource, change.object.payment);
+      if (change.object?.kind === 'payment') await recordPaymentProjection(deps.dataSource, deps.secretBox, change.object.payment);
       if (change.object?.kind === 'payout') await recordPayoutProjection(deps.dataSource, change.object.payout);
       for (const input of change.refundWorkflows) await startRefundWorkflow(deps, input);
       await publishEvents(deps, change.events);

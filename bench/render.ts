@@ -3,7 +3,7 @@
 // (default out: bench/REPORT.md for a full run, bench/REPORT.short.md for a short one).
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeReport, type RunRecord } from './lib/report';
+import { writeReport, type RunRecord } from './report';
 
 const [input, output] = process.argv.slice(2);
 if (!input) throw new Error('usage: tsx bench/render.ts bench/results/<label>.json [out.md]');

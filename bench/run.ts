@@ -10,7 +10,9 @@
 //   --keep-db            do not drop the bench database at the end
 //   --no-postgres        skip the PostgreSQL-backed Temporal server (full mode runs it by default)
 //   --settle-ms=N        sandbox settlement delay (default 0: creates answer SUCCEEDED at once)
-//   --workers=N          payments worker processes (default 1)
+//   --workers=N          payments worker processes on the dev server (default 1)
+//   --postgres-workers=N payments worker processes on the PostgreSQL-backed server (default 2: with it,
+//                        the production topology of docker-compose.yml as far as Temporal sees it)
 //   --hold               start the environment and keep it up for manual probing (Ctrl-C stops it)
 //   --temporal-store=file  the dev server keeps its SQLite store in a file (default: in memory)
 //   --payout-rate=N, --payout-seconds=N   pace of the payout list steps
@@ -21,6 +23,7 @@
 //   --dev-server-config=k=v[,k=v]  dynamic config of the SQLite dev server on top of src/temporal/dev-server.ts's
 //   --no-webhooks        the merchants get no webhook URL (how much of a create's cost is delivery)
 //   --buffer-pool-gib=N  InnoDB buffer pool during the run (default 4; 0 leaves the server as it is)
+//   --seed-payments=N, --seed-payouts=N  seed fewer rows (same merchants) for a scenario that needs no more
 //   --codec-rate=N, --codec-seconds=N, --codec-repetitions=N  the codec cost steps (creates with and
 //                        without the payload codec, alternating; a second API and worker run without it)
 // Load comes from vegeta (built with Go on first use into ~/.cache/payments-service; bench/lib/load.ts).
@@ -42,13 +45,13 @@ import { loadGenerator, VEGETA_VERSION } from './lib/load';
 import { loadAverage, machine } from './lib/machine';
 import { migrate } from '../src/db/migrate';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/temporal/dev-server';
-import { writeReport, type RunRecord } from './lib/report';
+import { writeReport, type RunRecord } from './report';
 import { samplePayments, seed, withDb, type Seeded } from './lib/seed';
 import { startPostgresTemporal } from './lib/temporal-postgres';
 import { FULL_PLAN, SHORT_PAYOUT_QUERIES, SHORT_PLAN } from './plans';
 import * as s from './scenarios';
 import * as sp from './scenarios-payouts';
-import { explainPaymentLists } from './lib/explain-payment-list';
+import { explainPaymentLists } from './explain-payment-list';
 import { listEventsRun } from './scenarios-events';
 import { endpointScenarios } from './scenarios-endpoints';
 
@@ -114,6 +117,9 @@ async function main(): Promise<void> {
     plan.refundsHot = { rates: [10], durationSeconds: Number(flags.get('hot-refund-seconds')), saturationConnections: 8, saturationSeconds: Number(flags.get('hot-refund-seconds')) };
   }
   if (flags.has('refund-rates')) plan.refundsHot = plan.refundsSpread = { rates: flags.get('refund-rates')!.split(',').map(Number), durationSeconds: Number(flags.get('refund-seconds') ?? plan.refundsSpread.durationSeconds), saturationConnections: null, saturationSeconds: 0 };
+  // A smaller seed for scenarios that need only the merchants (the endpoint steps, for instance).
+  if (flags.has('seed-payments')) plan.seed.payments = Number(flags.get('seed-payments'));
+  if (flags.has('seed-payouts')) plan.seed.payouts = Number(flags.get('seed-payouts'));
   if (flags.has('codec-rate')) plan.codec.rate = Number(flags.get('codec-rate'));
   if (flags.has('codec-seconds')) plan.codec.durationSeconds = Number(flags.get('codec-seconds'));
   if (flags.has('codec-repetitions')) plan.codec.repetitions = Number(flags.get('codec-repetitions'));
@@ -122,6 +128,7 @@ async function main(): Promise<void> {
   const label = flags.get('label') ?? plan.mode;
   const settleMs = Number(flags.get('settle-ms') ?? 0);
   const workers = Number(flags.get('workers') ?? 1);
+  const postgresWorkers = Number(flags.get('postgres-workers') ?? 2);
   const devServerStore = flags.get('temporal-store') === 'file' ? 'file' : 'memory';
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/payments_bench${full ? '' : '_short'}`;
   if (!new URL(databaseUrl).pathname.startsWith('/payments_bench')) throw new Error('the bench database name must start with payments_bench');
@@ -212,7 +219,7 @@ async function main(): Promise<void> {
     try {
       const pg = await startPostgresTemporal(log);
       try {
-        env = await startEnv({ databaseUrl, temporalAddress: pg.address, settleMs, workers });
+        env = await startEnv({ databaseUrl, temporalAddress: pg.address, settleMs, workers: postgresWorkers });
         try {
           servers.postgres = { description: pg.description, steps: await runScenarios(env, 'postgres') };
         } finally {
@@ -241,8 +248,8 @@ async function main(): Promise<void> {
     loadAfter: loadAverage(),
     configuration: {
       'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limit raised to 1,000,000/s per key',
-      'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
-      'Temporal dynamic config': `dev server: ${[...DEV_SERVER_DYNAMIC_CONFIG, ...devServerConfig].join(', ')} (src/temporal/dev-server.ts, as for \`npm start\` and the tests, then \`--dev-server-config\`); PostgreSQL-backed server: bench/lib/temporal-postgres.ts (the same values)`,
+      'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on the dev server, ${postgresWorkers} on the PostgreSQL-backed server, on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
+      'Temporal dynamic config': `dev server: ${[...DEV_SERVER_DYNAMIC_CONFIG, ...devServerConfig].join(', ')} (src/temporal/dev-server.ts, as for \`npm start\` and the tests, then \`--dev-server-config\`); PostgreSQL-backed server: deploy/temporal/dynamicconfig.yaml, the production file (the same values)`,
       'baseline (a)': 'bench/baseline: BaselineWorkflow (one update running one no-op activity, same activity options as the synchronous path) on its own task queue, its own worker process with the same worker options; a bare HTTP front doing one Update-with-Start per POST',
       'baseline (b)': 'the sandbox acquirer alone: POST /v1/authorizations (card 4242...)',
       'sandbox': `SANDBOX_SETTLE_MS=${settleMs}: a frictionless authorization answers \`succeeded\` at once, so a create answers SUCCEEDED and the Payment can be refunded at once; the settle delay never delays the create itself (with a delay the create answers PROCESSING and the workflow polls later)`,

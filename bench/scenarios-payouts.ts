@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
 import type { LoadSpec } from './lib/load';
-import type { TargetCheck } from './lib/report';
+import type { TargetCheck } from './lib/target-check';
 import { ensurePaymentListMerchant, paymentIdAtDepth } from './lib/seed-payment-list';
 import { withDb } from './lib/seed';
 import { roundRobin, steps, type Context, type StepPlan, type StepResult } from './scenarios';

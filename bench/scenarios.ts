@@ -42,6 +42,22 @@ export interface StepResult extends LoadResult {
   statements?: number;
   /** Seconds the work the step's requests left behind took after its last request (settle). */
   settleSeconds?: number;
+  /** With an endpoint of every merchant down: what those endpoints cost from the step's start (bench/scenarios-endpoints.ts). */
+  failingEndpoints?: FailingEndpointWork;
+}
+
+export interface FailingEndpointWork {
+  /** Down endpoints that had an event to deliver. */
+  endpoints: number;
+  /** Deliveries planned to them. */
+  deliveries: number;
+  /** Attempts they refused (503). */
+  attempts: number;
+  /** Temporal actions of their circuit workflows: starts, signals, activities and their retries, timers. */
+  actions: number;
+  /** Delivery workflows of their own started meanwhile (the circuit makes none). */
+  deliveryWorkflows: number;
+  minutes: number;
 }
 
 export interface Context {

@@ -1,11 +1,11 @@
 // `npm run codec-server`: the codec server alone (src/temporal/codec-server.ts), for operators'
 // Temporal UI and CLI. `npm start` runs one itself.
 import { assertSecrets, config } from '../src/config';
-import { createLogger } from '../src/observability/logger';
+import { processLogger } from '../src/observability/logger';
 import { EncryptionCodec } from '../src/temporal/codec';
 import { startCodecServer } from '../src/temporal/codec-server';
 
-const logger = createLogger('codec-server', config().logLevel);
+const logger = processLogger('codec-server');
 
 async function main(): Promise<void> {
   assertSecrets(['TEMPORAL_CODEC_KEYS', 'CODEC_AUTH_TOKEN']);

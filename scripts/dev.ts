@@ -6,13 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, TEMPORAL_SECRETS, assertSecrets, config, devServicesToStart, portOf } from '../src/config';
+import { PROJECT_ROOT, TEMPORAL_SECRETS, assertSecrets, config, devServicesToStart, portOf } from '../src/config';
 import { databaseKind } from '../src/db/data-source';
 import { migrate } from '../src/db/migrate';
 import { startApi } from '../src/api/server';
 import { createLogger } from '../src/observability/logger';
-import { serveMetrics } from '../src/observability/metrics-server';
 import { startSandbox } from '../src/provider/sandbox/app';
+import { sandboxConfig } from '../src/provider/sandbox/config';
 import { EncryptionCodec } from '../src/temporal/codec';
 import { startCodecServer, type RunningCodecServer } from '../src/temporal/codec-server';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
@@ -21,6 +21,7 @@ import { startWorker } from '../workers/worker';
 async function main(): Promise<void> {
   assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN', ...TEMPORAL_SECRETS, 'CODEC_AUTH_TOKEN']);
   const cfg = config();
+  const sandboxSettings = sandboxConfig();
   const logger = createLogger('dev', cfg.logLevel);
   const stops: Array<() => Promise<void>> = [];
   const start = devServicesToStart();
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   if (start.temporal) {
     // The HTTP API port is fixed so that webhooks can be kept off it (src/webhooks/destination.ts).
     temporal = await startDevServer({
-      port: portOf(cfg.temporalAddress), uiPort: cfg.temporalUiPort, dbFile: path.join(DATA_DIR, 'temporal.sqlite'), logFile: path.join(DATA_DIR, 'temporal.log'),
+      port: portOf(cfg.temporalAddress), uiPort: cfg.temporalUiPort, dbFile: path.join(cfg.dataDir, 'temporal.sqlite'), logFile: path.join(cfg.dataDir, 'temporal.log'),
       codecEndpoint: codecServer?.url,
       extraArgs: ['--http-port', String(cfg.temporalHttpPort)],
     });
@@ -51,16 +52,14 @@ async function main(): Promise<void> {
   // The sandbox's control endpoints (/_sandbox/*) take this bearer token: one per run unless set.
   let controlToken: string | null = null;
   if (start.sandbox) {
-    controlToken = cfg.sandboxControlToken ?? randomBytes(24).toString('base64url');
-    const sandbox = await startSandbox({ port: cfg.sandboxPort, settleMs: cfg.sandboxSettleMs, notifySecret: cfg.sandboxNotifySecret, controlToken });
+    controlToken = sandboxSettings.controlToken ?? randomBytes(24).toString('base64url');
+    const sandbox = await startSandbox({ ...sandboxSettings, controlToken });
     stops.push(() => sandbox.close());
   }
   const worker = await startWorker(cfg);
   stops.push(() => worker.shutdown());
   const api = await startApi(cfg, logger);
   stops.push(() => api.close());
-  const apiMetrics = cfg.apiMetricsPort === null ? null : await serveMetrics(api.deps.metrics.registry, cfg.apiMetricsPort);
-  if (apiMetrics) stops.push(() => apiMetrics.close());
 
   const lines = [
     '',
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
     temporal?.uiUrl ? `  Temporal UI    ${temporal.uiUrl}` : `  Temporal       ${cfg.temporalAddress}`,
     codecServer ? `  Codec server   ${codecServer.url}  (temporal workflow show --codec-endpoint ${codecServer.url} ...)` : '  Codec          off (TEMPORAL_CODEC=off): payloads reach Temporal in plaintext',
     `  Database       ${databaseKind(cfg.databaseUrl) === 'sqlite' ? cfg.databaseUrl : cfg.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
-    `  Metrics        API ${apiMetrics ? `http://127.0.0.1:${apiMetrics.port}/metrics` : `${cfg.publicBaseUrl}/metrics`}, worker ${worker.metricsPort === null ? '(port taken, not served)' : `http://127.0.0.1:${worker.metricsPort}/metrics`}`,
+    `  Metrics        API ${api.metricsPort !== null ? `http://${cfg.apiMetricsHost}:${api.metricsPort}/metrics` : `${cfg.publicBaseUrl}/metrics`}, worker ${worker.metricsPort === null ? '(port taken, not served)' : `http://${cfg.workerMetricsHost}:${worker.metricsPort}/metrics (health: /health)`}`,
     ...(controlToken ? [`  Sandbox        ${cfg.sandboxUrl}  (/_sandbox/* with Authorization: Bearer ${controlToken})`] : []),
     '',
     '  Create a merchant:  npm run admin -- merchant create --name "My Shop" --json',

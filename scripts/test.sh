@@ -13,5 +13,5 @@ node -e 'const fs = require("fs"); const p = require("./package.json");
 bash scripts/temporal-cli.sh >/dev/null
 bash scripts/ensure-mariadb.sh "${TEST_DATABASE_URL:-mysql://root@127.0.0.1:3306/payments_test}"
 npx tsc --noEmit -p tsconfig.json
-npx depcruise src workflows activities workers scripts --config .dependency-cruiser.cjs
+npx depcruise src contracts workflows activities workers scripts bench sdk --config .dependency-cruiser.cjs
 npx jest --runInBand "$@"

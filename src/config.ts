@@ -1,97 +1,311 @@
-// All settings come from the environment (documented in docs/configuration.md), read here and
-// nowhere else (test/unit/config-only.test.ts). Read once.
+// All settings come from the environment, read here and in the sandbox's own settings
+// (src/provider/sandbox/config.ts) and nowhere else (test/unit/config-only.test.ts). Each setting is
+// declared once in SETTINGS: its variable, values, default and meaning. zod parses it, a bad value
+// stops the process at start with the variable's name, and `npm run docs:config` writes the tables
+// of docs/configuration.md from the same declarations (test/unit/config-docs.test.ts keeps them equal).
+//
+// Adding a setting is one line in SETTINGS: `config().<key>` then has it, typed, and the docs list it.
 import path from 'node:path';
+import { z } from 'zod';
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
+type Env = Readonly<Record<string, string | undefined>>;
+
+// ---------------------------------------------------------------------------------------------
+// How a setting is declared.
+
+/** What docs/configuration.md says about a setting. */
+export interface SettingInfo {
+  /** The environment variable. */
+  env: string;
+  /** What values it takes (the table's "Values" column). */
+  values: string;
+  /** The table's "Meaning" column. */
+  doc: string;
+  /** The "Default" column when the default follows other settings; otherwise it shows the declared default. */
+  defaultDoc?: string;
+  /** A secret's value is never repeated in an error. */
+  secret?: true;
 }
 
-function str(name: string, fallback: string): string {
-  const raw = process.env[name];
-  return raw === undefined || raw === '' ? fallback : raw;
+type Described = Omit<SettingInfo, 'values'>;
+
+/** A declared setting: parses the variable's text (undefined when unset or empty). */
+export type Setting<T = unknown> = z.ZodType<T, string | undefined>;
+/** Settings, possibly grouped (`http: { ... }` gives `config().http`). */
+export interface SettingGroup { readonly [key: string]: Setting | SettingGroup }
+export type Parsed<G extends SettingGroup> = {
+  -readonly [K in keyof G]: G[K] extends Setting ? z.output<G[K]> : G[K] extends SettingGroup ? Parsed<G[K]> : never
+};
+
+const INFO = z.registry<SettingInfo>();
+
+export function settingInfo(setting: Setting): SettingInfo {
+  const info = INFO.get(setting);
+  if (!info) throw new Error('not a declared setting');
+  return info;
 }
+
+function isSetting(item: Setting | SettingGroup): item is Setting {
+  return INFO.has(item as Setting);
+}
+
+/** A declaration with a default gives that value when the variable is unset; without one, null. */
+function declare<T>(schema: z.ZodType<T, string>, values: string, described: Described & { default?: T }): Setting<T> {
+  const { default: fallback, ...info } = described;
+  const declared = fallback === undefined ? schema.optional().transform((value) => value ?? null) : schema.default(fallback as never);
+  return (declared as unknown as Setting<T>).register(INFO, { values, ...info });
+}
+
+type Declaration<T> = Described & { default: T };
+type Optional = Described & { default?: undefined };
+
+/** The spellings every boolean setting accepts, in any case. */
+export const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on'], false: ['0', 'false', 'no', 'off'] } as const;
+const BOOLEAN_VALUES = `${BOOLEAN_SPELLINGS.true.join(', ')} / ${BOOLEAN_SPELLINGS.false.join(', ')}`;
+const booleanText = z.stringbool({
+  truthy: [...BOOLEAN_SPELLINGS.true], falsy: [...BOOLEAN_SPELLINGS.false], case: 'insensitive', error: `must be one of ${BOOLEAN_VALUES}`,
+});
+
+/** Reads a boolean setting's text; undefined when it is none of the spellings. */
+export function parseBoolean(raw: string): boolean | undefined {
+  const result = booleanText.safeParse(raw);
+  return result.success ? result.data : undefined;
+}
+
+export function bool(d: Declaration<boolean>): Setting<boolean>;
+export function bool(d: Optional): Setting<boolean | null>;
+export function bool(d: Described & { default?: boolean }): Setting<boolean | null> {
+  return declare(booleanText, 'boolean', d);
+}
+
+interface Bounds { min?: number; max?: number }
+
+export function integer(d: Declaration<number> & Bounds): Setting<number>;
+export function integer(d: Optional & Bounds): Setting<number | null>;
+export function integer(d: Described & Bounds & { default?: number }): Setting<number | null> {
+  const { min = 0, max = Number.MAX_SAFE_INTEGER } = d;
+  const values = max === Number.MAX_SAFE_INTEGER ? `integer, at least ${min}` : `integer from ${min} to ${max}`;
+  const error = `must be an ${values}`;
+  const schema = z.string().trim().regex(/^-?\d+$/, { error }).transform(Number).pipe(z.number().min(min, { error }).max(max, { error }));
+  return declare(schema, values, d);
+}
+
+export function port(d: Declaration<number>): Setting<number>;
+export function port(d: Optional): Setting<number | null>;
+export function port(d: Described & { default?: number }): Setting<number | null> {
+  const error = 'must be a port number (0 to 65535)';
+  const schema = z.string().trim().regex(/^\d{1,5}$/, { error }).transform(Number).pipe(z.number().max(65535, { error }));
+  return declare(schema, 'port', d);
+}
+
+/** Text, matching `pattern` when given; `values` says what it takes. */
+interface TextShape { pattern?: RegExp; values?: string }
+
+export function text(d: Declaration<string> & TextShape): Setting<string>;
+export function text(d: Optional & TextShape): Setting<string | null>;
+export function text(d: Described & TextShape & { default?: string }): Setting<string | null> {
+  const { pattern = /./, values = 'text', ...described } = d;
+  return declare(z.string().regex(pattern, { error: `must be ${values}` }), values, described);
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).transform((url) => url.replace(/\/$/, ''));
+
+/** An http(s) URL, without its trailing slash. */
+export function url(d: Declaration<string>): Setting<string>;
+export function url(d: Optional): Setting<string | null>;
+export function url(d: Described & { default?: string }): Setting<string | null> {
+  return declare(httpUrl, 'http(s) URL', d);
+}
+
+/** Comma-separated http(s) origins, without trailing slashes. */
+export function origins(d: Optional): Setting<string[] | null> {
+  const schema = z.string().transform((list) => list.split(',').map((o) => o.trim()).filter(Boolean)).pipe(z.array(httpUrl));
+  return declare(schema, 'comma-separated origins', d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and documenting declared settings.
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid settings: ${problems.join('; ')} (see docs/configuration.md)`);
+    this.name = 'SettingsError';
+  }
+}
+
+/** An empty variable counts as unset. */
+function rawValue(setting: Setting, env: Env): string | undefined {
+  const raw = env[settingInfo(setting).env];
+  return raw === '' ? undefined : raw;
+}
+
+export function isSet(setting: Setting, env: Env): boolean {
+  return rawValue(setting, env) !== undefined;
+}
+
+/** Parses every setting of the group; refuses all bad values at once, naming each variable. */
+export function parseSettings<G extends SettingGroup>(group: G, env: Env = process.env): Parsed<G> {
+  const problems: string[] = [];
+  const walk = (items: SettingGroup): Record<string, unknown> => Object.fromEntries(Object.entries(items).map(([key, item]) => {
+    if (!isSetting(item)) return [key, walk(item)];
+    const raw = rawValue(item, env);
+    const result = item.safeParse(raw);
+    if (result.success) return [key, result.data];
+    const { env: name, secret } = settingInfo(item);
+    problems.push(`${name} ${result.error.issues[0]!.message}${secret ? '' : `, got "${raw}"`}`);
+    return [key, undefined];
+  }));
+  const values = walk(group);
+  if (problems.length) throw new SettingsError(problems);
+  return values as Parsed<G>;
+}
+
+/** The declarations of a group, grouped ones included, in declaration order. */
+export function declarations(group: SettingGroup): Setting[] {
+  return Object.values(group).flatMap((item) => (isSetting(item) ? [item] : declarations(item)));
+}
+
+/** `15552000` (180 days): seconds that make whole days or hours say so. */
+function shown(env: string, value: unknown): string {
+  if (typeof value === 'boolean') return `\`${value ? 'on' : 'off'}\``;
+  const plain = `\`${String(value)}\``;
+  if (typeof value !== 'number' || !env.endsWith('_SECONDS')) return plain;
+  const unit = value >= 86400 && value % 86400 === 0 ? [86400, 'day'] as const : value >= 3600 && value % 3600 === 0 ? [3600, 'hour'] as const : null;
+  if (!unit) return plain;
+  const count = value / unit[0];
+  return `${plain} (${count} ${unit[1]}${count === 1 ? '' : 's'})`;
+}
+
+/** The Markdown table of these settings for docs/configuration.md. */
+export function settingsTable(settings: readonly Setting[]): string {
+  const rows = settings.map((setting) => {
+    const { env, values, doc, defaultDoc } = settingInfo(setting);
+    const fallback = setting.parse(undefined);
+    const defaultText = defaultDoc ?? (fallback === null ? '(unset)' : shown(env, fallback));
+    return `| \`${env}\` | ${values} | ${defaultText} | ${doc} |`;
+  });
+  return ['| Variable | Values | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service's settings.
 
 // Development values, so that `npm start` needs no configuration; assertSecrets keeps them out of
 // production.
 const DEV_VAULT_KEY = '0'.repeat(64);
 const DEV_NOTIFY_SECRET = 'sandbox-dev-secret';
 const DEV_CODEC_KEYS = `dev:${'de'.repeat(32)}`;
+/** How the docs mark a secret. */
+export const SECRET = 'A secret: see [Secrets](#secrets).';
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..');
-export const DATA_DIR = str('DATA_DIR', path.join(PROJECT_ROOT, '.data'));
+/** The checkout (or the image's /app): above src/, or above dist/src/ once compiled (`npm run build`). */
+const ABOVE_SRC = path.resolve(__dirname, '..');
+export const PROJECT_ROOT = path.basename(ABOVE_SRC) === 'dist' ? path.dirname(ABOVE_SRC) : ABOVE_SRC;
+const DAY = 24 * 3600;
 
-export interface Config {
-  port: number;
+/** Every setting of the service's processes (API, worker, admin command, codec server, `npm start`). */
+export const SETTINGS = {
+  port: port({ env: 'PORT', default: 3000, doc: 'API port.' }),
+  publicBaseUrl: url({ env: 'PUBLIC_BASE_URL', defaultDoc: '`http://localhost:$PORT`', doc: 'Public origin of the API, the address browsers use: hosted page links and 3DS return URLs are built from it.' }),
+  internalBaseUrl: url({ env: 'INTERNAL_BASE_URL', defaultDoc: '`PUBLIC_BASE_URL`', doc: 'Where the acquirer reaches the API server to server: provider notification URLs are built from it (behind a load balancer or in a container network, the internal address of the API, e.g. `http://api-lb:3000`).' }),
+  dataDir: text({ env: 'DATA_DIR', values: 'path', default: path.join(PROJECT_ROOT, '.data'), defaultDoc: '`.data`', doc: 'Where the embedded database, the dev Temporal store and logs go.' }),
+  databaseUrl: text({ env: 'DATABASE_URL', pattern: /^(mysql|mariadb):\/\/|^sqlite:./, values: '`mysql://...` or `sqlite:<file>`', defaultDoc: '`sqlite:$DATA_DIR/payments.sqlite`', doc: '`mysql://user:pass@host:3306/db` for MySQL/MariaDB (production), or `sqlite:<file>` (embedded default).' }),
+  databasePoolSize: integer({ env: 'DATABASE_POOL_SIZE', min: 1, max: 1000, default: 20, doc: 'MySQL connection pool size per process.' }),
+  temporalAddress: text({ env: 'TEMPORAL_ADDRESS', pattern: /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, values: '`host:port`', default: '127.0.0.1:7233', doc: 'Temporal frontend. When unset, `npm start` runs `temporal server start-dev` itself, and refuses to if something already listens on port 7233 (set this variable to use that server).' }),
+  temporalNamespace: text({ env: 'TEMPORAL_NAMESPACE', default: 'default', doc: 'Temporal namespace.' }),
+  taskQueue: text({ env: 'TEMPORAL_TASK_QUEUE', default: 'payments', doc: 'Task queue of the workflows and activities.' }),
+  temporalUiPort: port({ env: 'TEMPORAL_UI_PORT', defaultDoc: 'Temporal port + 1000 (`8233`)', doc: 'Web UI port of the dev server started by `npm start`.' }),
+  temporalHttpPort: port({ env: 'TEMPORAL_HTTP_PORT', defaultDoc: 'Temporal port + 10 (`7243`)', doc: 'HTTP API port of the dev server started by `npm start` (fixed, so that webhooks can be kept off it).' }),
+  temporalCodecKeys: text({ env: 'TEMPORAL_CODEC_KEYS', secret: true, values: 'key ring', default: DEV_CODEC_KEYS, defaultDoc: '`dev:dede...` (development only)', doc: `The payload codec's key ring: \`<key id>:<64 hex characters>\`, comma-separated (\`k1:...,k2:...\`). Every payload the service writes to Temporal is encrypted (AES-256-GCM) under the current key; a payload under any key of the ring decodes. Rotating keys: docs/operations.md, "Encrypted payloads". ${SECRET}` }),
+  temporalCodecKeyId: text({ env: 'TEMPORAL_CODEC_KEY_ID', values: 'key id', defaultDoc: 'the only key', doc: 'Which key of `TEMPORAL_CODEC_KEYS` encrypts new payloads; required when the ring holds several.' }),
+  temporalCodecOn: bool({ env: 'TEMPORAL_CODEC', default: true, doc: '`off` sends payloads to Temporal in plaintext: for measurements only (the bench compares both); refused with `NODE_ENV=production`.' }),
+  temporalCli: text({ env: 'TEMPORAL_CLI', values: 'path', defaultDoc: '(built)', doc: 'Path of an existing Temporal CLI; otherwise `scripts/temporal-cli.sh` (which reads it) builds v1.5.1 with Go.' }),
+  sandboxPort: port({ env: 'SANDBOX_PORT', default: 3100, doc: 'Port of the sandbox acquirer (`npm run sandbox`, and the one `npm start` runs); the default `SANDBOX_URL` follows it.' }),
+  sandboxUrl: url({ env: 'SANDBOX_URL', defaultDoc: '`http://127.0.0.1:$SANDBOX_PORT`', doc: 'Sandbox acquirer used for test mode. When set, `npm start` does not start one.' }),
+  sandboxNotifySecret: text({ env: 'SANDBOX_NOTIFY_SECRET', secret: true, default: DEV_NOTIFY_SECRET, defaultDoc: '`sandbox-dev-secret` (development only)', doc: `HMAC key of the sandbox's server-to-server notifications, shared by the sandbox and the API. ${SECRET}` }),
+  liveProviderUrl: url({ env: 'LIVE_PROVIDER_URL', doc: 'Live acquirer. Without it, live-mode creates answer `422 merchant_not_provisioned`.' }),
+  vaultKeyHex: text({ env: 'VAULT_KEY', secret: true, pattern: /^[0-9a-fA-F]{64}$/, values: '64 hex characters', default: DEV_VAULT_KEY, defaultDoc: '64 zeros (development only)', doc: `AES-256-GCM key for card data and webhook secrets at rest. ${SECRET}` }),
+  nodeEnv: text({ env: 'NODE_ENV', doc: '`production` makes every process refuse development secrets ([Secrets](#secrets)) and turns `WEBHOOK_ALLOW_LOOPBACK` off by default.' }),
+  logLevel: text({ env: 'LOG_LEVEL', pattern: /^(fatal|error|warn|info|debug|trace|silent)$/, values: '`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`', default: 'info', doc: 'pino log level.' }),
+  paymentActionTtlSeconds: integer({ env: 'PAYMENT_ACTION_TTL_SECONDS', min: 1, default: 900, doc: 'How long a Payment may stay `REQUIRES_ACTION` before it is `EXPIRED`.' }),
+  refundWindowSeconds: integer({ env: 'REFUND_WINDOW_SECONDS', min: 1, default: 180 * DAY, doc: "How long a succeeded Payment's workflow keeps owning its refundable balance." }),
+  refundsPerRun: integer({ env: 'PAYMENT_REFUNDS_PER_RUN', min: 1, default: 500, doc: "A Payment's workflow continues as new after this many refunds in one run, so a Payment refunded often keeps a bounded history (it also does once it has put about 4 MB in history by its own count: with eight clients refunding one Payment at once, that is about 140 refunds)." }),
+  providerPollInitialSeconds: integer({ env: 'PROVIDER_POLL_INITIAL_SECONDS', min: 1, default: 1, doc: 'A payment, refund or payout the provider has not settled is looked up at the provider after this; the wait doubles up to `PROVIDER_POLL_MAX_SECONDS`, and never comes before a settle time or `Retry-After` the provider gave.' }),
+  providerPollMaxSeconds: integer({ env: 'PROVIDER_POLL_MAX_SECONDS', min: 1, default: 300, doc: 'The longest wait between two provider look-ups of one payment, refund or payout.' }),
+  providerPollsPerRun: integer({ env: 'PROVIDER_POLLS_PER_RUN', min: 1, default: 100, doc: "A Payout's or Refund's workflow continues as new after this many provider calls in one run, so its history stays bounded however long the provider takes. A Refund takes the value its Payment was created with." }),
+  workflowUpdateTimeoutMs: integer({ env: 'WORKFLOW_UPDATE_TIMEOUT_MS', min: 1, default: 25000, doc: 'How long a synchronous create waits for its workflow before answering `503` (retry with the same key).' }),
+  // It runs inside one workflow task (a local activity), so it stays well under the task's 10 s time-out.
+  payoutAnswerWithinMs: integer({ env: 'PAYOUT_ANSWER_WITHIN_MS', min: 100, max: 5000, default: 1200, doc: 'How long a Payout submission waits for the provider\'s first answer; without one by then the Payout is answered `201 PENDING` and its submission goes on in the background under the same provider key.' }),
+  idempotencyRetentionSeconds: integer({ env: 'IDEMPOTENCY_RETENTION_SECONDS', min: 1, default: 30 * DAY, doc: 'How long Shape A idempotency keys are kept.' }),
+  shapeBIdempotencyTtlSeconds: integer({ env: 'SHAPE_B_IDEMPOTENCY_TTL_SECONDS', min: 1, default: DAY, doc: 'Shape B idempotency keys expire after this.' }),
+  // At most 10 s: a key whose process died is free again within that (CONTRACT 16).
+  idempotencyLeaseMs: integer({ env: 'IDEMPOTENCY_LEASE_MS', min: 1000, max: 10_000, default: 9000, doc: 'A claimed key whose request died (its API process was killed) is taken over by a same-key retry after at most this, so such a key is never held longer than 10 s. A request still running renews its lease every third of it, however long it waits: one late or failed renewal still leaves the next in time. Meanwhile a same-key request is `409 idempotency_key_in_use` with `Retry-After: 1`.' }),
+  workerMetricsPort: port({ env: 'WORKER_METRICS_PORT', default: 9464, doc: "Port of a worker's own `/metrics` (provider latency, webhook deliveries, status changes) and `/health` (docs/operations.md, \"Process lifecycle\"), served however the worker runs (`npm run worker`, `npm start`); `0` picks a free port. A port already taken is logged as a warning and the worker runs without it." }),
+  workerMetricsHost: text({ env: 'WORKER_METRICS_HOST', values: 'address', default: '127.0.0.1', doc: "Address the worker's metrics and health listener binds. Loopback keeps it on the host; in a container network set the container's own address or `0.0.0.0`, and publish the port to nobody but the scraper and the orchestrator." }),
+  apiMetricsPort: port({ env: 'API_METRICS_PORT', defaultDoc: '(unset); `9465` with `NODE_ENV=production`', doc: 'When set, the API serves `/metrics` on this port (`GET /metrics` only) and its public port answers `404` there. Unset, `/metrics` is on the public port, which only development allows: in production the public port never serves it.' }),
+  apiMetricsHost: text({ env: 'API_METRICS_HOST', values: 'address', default: '127.0.0.1', doc: "Address the API's metrics listener binds (as `WORKER_METRICS_HOST`)." }),
+  apiDrainDelayMs: integer({ env: 'API_DRAIN_DELAY_MS', min: 0, defaultDoc: '`0`; `5000` with `NODE_ENV=production`', doc: "After SIGTERM the API keeps accepting connections this long while `/v1/health` answers `503`, so a balancer's health checks take it out before it stops listening (docs/operations.md, \"Process lifecycle\")." }),
+  // Below an orchestrator's usual 30 s before SIGKILL.
+  apiShutdownTimeoutMs: integer({ env: 'API_SHUTDOWN_TIMEOUT_MS', min: 1, default: 25_000, doc: "After SIGTERM the API exits within this, closing the connections still open then (a request cut this way is retried with the same key). Keep it, and the drain delay, below the orchestrator's grace period (30 s by default)." }),
+  // An authorization waits at most 15 s for the acquirer (its activity's time-out).
+  workerShutdownGraceMs: integer({ env: 'WORKER_SHUTDOWN_GRACE_MS', min: 0, default: 20_000, doc: "After SIGTERM a worker stops taking tasks at once and lets the activities it runs finish this long (an acquirer call takes at most 15 s) before it cancels them and exits. Keep it below the orchestrator's grace period." }),
+  temporalMetricsPort: port({ env: 'TEMPORAL_METRICS_PORT', doc: 'When set, the Temporal SDK runtime serves its worker metrics there in Prometheus format (`npm run worker` and `npm start`).' }),
+  workerMaxCachedWorkflows: integer({ env: 'WORKER_MAX_CACHED_WORKFLOWS', min: 0, default: 2000, doc: 'Sticky workflow cache size of a worker.' }),
+  webhookAttemptTimeoutMs: integer({ env: 'WEBHOOK_ATTEMPT_TIMEOUT_MS', min: 1, default: 10_000, doc: 'A webhook attempt without a 2xx answer by then has failed.' }),
+  webhookInitialRetrySeconds: integer({ env: 'WEBHOOK_INITIAL_RETRY_SECONDS', min: 1, default: 5, doc: 'First webhook retry delay; it doubles up to an hour, for up to 3 days.' }),
+  webhookRetrySpanSeconds: integer({ env: 'WEBHOOK_RETRY_SPAN_SECONDS', min: 1, default: 259_200, doc: 'How long a webhook delivery is retried (3 days); an endpoint with no 2xx answer for this long is disabled (`disabled_reason` `failing`). Shorter only for tests.' }),
+  webhookRelayLeaseSeconds: integer({ env: 'WEBHOOK_RELAY_LEASE_SECONDS', min: 1, default: 30, doc: 'How long the worker that recorded an event owns its first attempt; after that a sweeper hands it to a delivery workflow. Keep it above twice `WEBHOOK_ATTEMPT_TIMEOUT_MS`, or every event goes to a workflow.' }),
+  webhookRelaySweepSeconds: integer({ env: 'WEBHOOK_RELAY_SWEEP_SECONDS', min: 1, default: 5, doc: 'How often each worker looks for events whose lease ran out (their worker died).' }),
+  webhookRelayConcurrency: integer({ env: 'WEBHOOK_RELAY_CONCURRENCY', min: 1, default: 32, doc: "First attempts of recorded events a worker's relay sends at once." }),
+  webhookAllowLoopback: bool({ env: 'WEBHOOK_ALLOW_LOOPBACK', defaultDoc: '`on`, or `off` with `NODE_ENV=production`', doc: 'Whether test-mode webhooks and callbacks may go to loopback addresses (`http://localhost:4567/...`, local development). Never to a port of the service itself, whatever this says; live mode never uses loopback. See docs/webhooks.md, "Where events may be sent".' }),
+  choreSchedules: bool({ env: 'CHORE_SCHEDULES', default: true, doc: "Whether this worker registers the chore schedules (`chore-*`) at start, pointing them at its `TEMPORAL_TASK_QUEUE`. Every worker of the cluster's task queue may: the last registration wins, and they all say the same. `off` for a worker on a task queue of its own (a measurement, a test), whose registration would send the cluster's chores to a queue that outlives it." }),
+  vaultSweepSeconds: integer({ env: 'VAULT_SWEEP_SECONDS', min: 1, default: 60, doc: "How often the `chore-cvc-sweep` schedule (once per cluster) forgets the CVCs sealed more than `PAYMENT_ACTION_TTL_SECONDS` plus 5 minutes ago (no authorization can still use them). Workers register the schedule with their own `PAYMENT_ACTION_TTL_SECONDS`: give them the API's value." }),
+  // Merchants are promised 30 days: a shorter setting is refused at startup rather than silently raised.
+  eventRetentionDays: integer({ env: 'EVENT_RETENTION_DAYS', min: 30, default: 30, doc: 'Events, with their deliveries and attempts, are kept this many days and then purged. At least 30 (merchants are promised 30 days): a smaller value stops the process at startup.' }),
+  eventPurgeIntervalSeconds: integer({ env: 'EVENT_PURGE_INTERVAL_SECONDS', min: 1, default: 3600, doc: 'How often the `chore-event-purge` schedule (once per cluster, registered by the workers) purges events past `EVENT_RETENTION_DAYS`, in batches of 1,000.' }),
+  rateLimitPerSecond: integer({ env: 'RATE_LIMIT_PER_SECOND', min: 1, default: 100, doc: "The service's own request limit per API key (sustained requests per second). Beyond it: `429 rate_limit_exceeded` with `Retry-After`. With `REDIS_URL` one limit across every API replica; without it, per API process. A key that authenticated recently is limited before its database lookup, so a refusal is cheap; an unknown key is always `401` (the per-address limit bounds those)." }),
+  rateLimitBurst: integer({ env: 'RATE_LIMIT_BURST', min: 1, default: 200, doc: 'Requests a key may send at once before the rate applies.' }),
+  rateLimitPerAddressPerSecond: integer({ env: 'RATE_LIMIT_PER_ADDRESS_PER_SECOND', min: 1, default: 200, doc: 'Authenticated-route requests per second from one client address, whatever keys they carry (unknown and random ones included), checked before the key is looked up: beyond it `429 rate_limit_exceeded` with `Retry-After`. Shared through `REDIS_URL` like the per-key limit. Behind a balancer it needs `TRUST_PROXY=1`, or every request counts as the balancer\'s.' }),
+  rateLimitAddressBurst: integer({ env: 'RATE_LIMIT_ADDRESS_BURST', min: 1, default: 400, doc: 'Requests one client address may send at once before `RATE_LIMIT_PER_ADDRESS_PER_SECOND` applies.' }),
+  redisUrl: text({ env: 'REDIS_URL', secret: true, pattern: /^rediss?:\/\/./, values: '`redis://[user:pass@]host:port[/db]`', doc: 'When set, the request limits are counted in this Redis, so they hold across all API replicas. Unset (the `npm start` default), each process counts its own. While Redis does not answer, each process counts in memory (docs/operations.md, "Request limits").' }),
+  redisCommandTimeoutMs: integer({ env: 'REDIS_COMMAND_TIMEOUT_MS', min: 1, max: 10_000, default: 250, doc: 'How long a request-limit check waits for Redis before it counts the request in the process instead (`rate_limit_store_fallbacks_total`). Redis answers in well under a millisecond; this only bounds what a hung Redis costs each request.' }),
+  redisKeyPrefix: text({ env: 'REDIS_KEY_PREFIX', default: 'payments', doc: 'Prefix of the keys the service writes to `REDIS_URL`; deployments sharing one Redis need different prefixes.' }),
+  maxBodyBytes: integer({ env: 'HTTP_MAX_BODY_BYTES', min: 1024, default: 64 * 1024, doc: 'Largest JSON body of an API operation. More: `400 request_body_invalid` (see "HTTP limits").' }),
+  // Bounds of the API's HTTP transport: a zero would switch a bound off in Node.
+  http: {
+    headersTimeoutMs: integer({ env: 'HTTP_HEADERS_TIMEOUT_MS', min: 1, default: 10_000, doc: 'The request line and headers must arrive within this. Later: `408` (see "HTTP limits").' }),
+    bodyTimeoutMs: integer({ env: 'HTTP_BODY_TIMEOUT_MS', min: 1, default: 10_000, doc: 'A body must arrive within this after its headers. Later: `408 request_body_invalid`.' }),
+    maxHeaderBytes: integer({ env: 'HTTP_MAX_HEADER_BYTES', min: 1, default: 16 * 1024, doc: 'Request line and headers together, in bytes. More: `431 parameter_invalid`.' }),
+    maxHeaders: integer({ env: 'HTTP_MAX_HEADERS', min: 1, default: 100, doc: 'Header lines per request. More: `431 parameter_invalid`.' }),
+    maxConnections: integer({ env: 'HTTP_MAX_CONNECTIONS', min: 1, default: 1024, doc: 'Open connections per process, idle keep-alive ones included. More are closed as they arrive.' }),
+    maxConnectionsPerClient: integer({ env: 'HTTP_MAX_CONNECTIONS_PER_CLIENT', min: 1, default: 256, doc: 'Open connections one client address may hold in a process, below `HTTP_MAX_CONNECTIONS` (a larger value stops the process at startup), so one client cannot take every slot: more from that address are closed as they arrive while others still get in. Not applied with `TRUST_PROXY=1`, where every connection comes from the balancer (see "HTTP limits").' }),
+  },
+  trustProxy: bool({ env: 'TRUST_PROXY', default: false, doc: 'Whether to trust `X-Forwarded-*` from a reverse proxy (the client address, the scheme).' }),
+  codecServer: {
+    port: port({ env: 'CODEC_PORT', default: 3200, doc: 'Port of the codec server (`npm run codec-server`, and the one `npm start` runs for the Temporal UI).' }),
+    host: text({ env: 'CODEC_HOST', values: 'address', default: '127.0.0.1', doc: 'Address the codec server binds. Anything but loopback requires `CODEC_AUTH_TOKEN`.' }),
+    corsOrigins: origins({ env: 'CODEC_CORS_ORIGINS', defaultDoc: '`http://127.0.0.1:$TEMPORAL_UI_PORT,http://localhost:$TEMPORAL_UI_PORT`', doc: "Origins of the Temporal UI: the only pages a browser lets call the codec server; a request with any other `Origin` is refused." }),
+    authToken: text({ env: 'CODEC_AUTH_TOKEN', secret: true, doc: `The operator credential of the codec server: when set, every \`/encode\` and \`/decode\` needs it, as \`Authorization: Bearer ...\` (the CLI's \`--codec-auth\`) or as the session its \`/login\` page gives the browser. Unset, the server only binds loopback. ${SECRET}` }),
+  },
+} as const satisfies SettingGroup;
+
+type Declared = Parsed<typeof SETTINGS>;
+type Derived = 'publicBaseUrl' | 'databaseUrl' | 'sandboxUrl' | 'temporalUiPort' | 'temporalHttpPort' | 'webhookAllowLoopback' | 'apiDrainDelayMs' | 'codecServer';
+
+/** What the processes use: the declared settings, with the defaults that follow other settings filled in. */
+export interface Config extends Omit<Declared, Derived> {
   publicBaseUrl: string;
   /** Whether PUBLIC_BASE_URL was given; if not, an API on port 0 (tests) points it at the port it bound. */
   publicBaseUrlSet: boolean;
-  /** Whether to trust `X-Forwarded-*` from a reverse proxy (TRUST_PROXY=1). */
-  trustProxy: boolean;
+  /** NODE_ENV=production: development conveniences off (docs/configuration.md). */
+  production: boolean;
   /** `mysql://...` for MySQL/MariaDB, or `sqlite:<file>` for the embedded default. */
   databaseUrl: string;
-  temporalAddress: string;
-  temporalNamespace: string;
-  taskQueue: string;
   sandboxUrl: string;
-  sandboxPort: number;
-  sandboxNotifySecret: string;
-  /** Live payments and payouts need a live provider; without one live creates are not provisioned. */
-  liveProviderUrl: string | null;
-  vaultKeyHex: string;
-  logLevel: string;
-  paymentActionTtlSeconds: number;
-  sandboxSettleMs: number;
-  /** How long a synchronous create waits on its workflow before answering 503. */
-  workflowUpdateTimeoutMs: number;
-  /**
-   * How long a Payout submission waits for the provider's first answer before the API answers
-   * `201 PENDING`; the submission goes on in the background under the same provider key.
-   */
-  payoutAnswerWithinMs: number;
-  idempotencyRetentionSeconds: number;
-  shapeBIdempotencyTtlSeconds: number;
-  idempotencyLeaseMs: number;
-  refundWindowSeconds: number;
-  /** A Payment's workflow continues as new after this many refunds in one run (history stays bounded). */
-  refundsPerRun: number;
-  maxBodyBytes: number;
-  /** A webhook attempt that has no answer after this counts as failed (docs/webhooks.md: 10 s). */
-  webhookAttemptTimeoutMs: number;
-  /** First retry delay of a failed webhook; it doubles up to an hour, for up to 3 days. */
-  webhookInitialRetrySeconds: number;
-  /** How long a worker's relay owns an event's first attempt before another worker's sweeper takes it over. */
-  webhookRelayLeaseSeconds: number;
-  webhookRelaySweepSeconds: number;
-  /** How often each worker forgets CVCs older than any authorization could need (`cvcMaxAgeSeconds`). */
-  vaultSweepSeconds: number;
-  /** Events (and their deliveries and attempts) are kept this many days, never fewer than 30, then purged. */
-  eventRetentionDays: number;
-  /** How often each API process purges events past their retention. */
-  eventPurgeIntervalSeconds: number;
-  /** The service's own limit per API key (token bucket): sustained rate and burst. */
-  rateLimitPerSecond: number;
-  rateLimitBurst: number;
-  /** Where the API serves `/metrics`; null serves it on the public port. */
-  apiMetricsPort: number | null;
-  /** A worker's own `/metrics` (0 picks a free port). */
-  workerMetricsPort: number;
-  /** Sticky workflow cache size of a worker. */
-  workerMaxCachedWorkflows: number;
-  /** The Temporal SDK runtime's worker metrics, when set. */
-  temporalMetricsPort: number | null;
-  /** Web UI and HTTP API ports of the Temporal dev server that `npm start` runs. */
   temporalUiPort: number;
   temporalHttpPort: number;
-  /** Bearer credential of the sandbox's control endpoints (`/_sandbox/*`); null leaves them off. */
-  sandboxControlToken: string | null;
-  /** Whether test-mode webhooks and callbacks may go to loopback addresses (local development). */
   webhookAllowLoopback: boolean;
-  /** Bounds of the API's HTTP transport (docs/configuration.md, "HTTP limits"). */
-  http: HttpLimits;
+  apiDrainDelayMs: number;
   /** Keys of the payload codec every Temporal client and worker uses; null (`TEMPORAL_CODEC=off`) sends plaintext. */
   temporalCodec: CodecKeyRing | null;
   codecServer: CodecServerSettings;
@@ -105,102 +319,68 @@ export interface CodecKeyRing {
 }
 
 /** The codec server operators point the Temporal UI and CLI at (`npm run codec-server`, `npm start`). */
-export interface CodecServerSettings {
-  host: string;
-  port: number;
+export type CodecServerSettings = Omit<Declared['codecServer'], 'corsOrigins'> & {
   /** Origins (the Temporal UI's) whose pages may call it; every other origin gets no CORS answer. */
   corsOrigins: string[];
-  /** The operator credential; required on every request when set, and to bind anything but loopback. */
-  authToken: string | null;
+  http: HttpLimits;
+};
+
+/** Bounds of every HTTP server the project runs (src/web/transport.ts; docs/configuration.md, "HTTP limits"). */
+export type HttpLimits = Declared['http'];
+
+/** One client must not take every slot: the per-client cap stays below the process's. */
+export function checkedHttpLimits(limits: HttpLimits): HttpLimits {
+  if (limits.maxConnectionsPerClient >= limits.maxConnections) {
+    throw new SettingsError([`HTTP_MAX_CONNECTIONS_PER_CLIENT (${limits.maxConnectionsPerClient}) must be below HTTP_MAX_CONNECTIONS (${limits.maxConnections}): one client must not take every slot`]);
+  }
+  return limits;
 }
 
-export interface HttpLimits {
-  /** The request line and headers must arrive within this (Node's `headersTimeout`). */
-  headersTimeoutMs: number;
-  /** A body must arrive within this after its headers; Node's `requestTimeout` is the two added. */
-  bodyTimeoutMs: number;
-  /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
-  maxHeaderBytes: number;
-  maxHeaders: number;
-  /** Open connections per API process; more are closed as they arrive. */
-  maxConnections: number;
+/** The transport bounds alone, for the processes that read no other service setting (the sandbox). */
+export function httpLimits(env: Env = process.env): HttpLimits {
+  return checkedHttpLimits(parseSettings({ http: SETTINGS.http }, env).http);
 }
 
-/** A positive integer: a zero would switch the bound off in Node. */
-function bound(name: string, fallback: number): number {
-  const value = int(name, fallback);
-  if (value === 0) throw new Error(`${name} must be positive`);
-  return value;
-}
-
-export function loadConfig(): Config {
-  const port = int('PORT', 3000);
-  const sandboxPort = int('SANDBOX_PORT', 3100);
-  const operations = operationsSettings();
+export function loadConfig(env: Env = process.env): Config {
+  const s = parseSettings(SETTINGS, env);
+  const temporalPort = portOf(s.temporalAddress);
+  const temporalUiPort = s.temporalUiPort ?? temporalPort + 1000;
+  const production = s.nodeEnv === 'production';
+  const http = checkedHttpLimits(s.http);
   return {
-    port,
-    publicBaseUrl: str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
-    publicBaseUrlSet: Boolean(process.env.PUBLIC_BASE_URL),
-    trustProxy: process.env.TRUST_PROXY === '1',
-    databaseUrl: str('DATABASE_URL', `sqlite:${path.join(DATA_DIR, 'payments.sqlite')}`),
-    temporalAddress: str('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
-    temporalNamespace: str('TEMPORAL_NAMESPACE', 'default'),
-    taskQueue: str('TEMPORAL_TASK_QUEUE', 'payments'),
-    sandboxUrl: str('SANDBOX_URL', `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, ''),
-    sandboxPort,
-    sandboxNotifySecret: sandboxNotifySecret(),
-    liveProviderUrl: process.env.LIVE_PROVIDER_URL || null,
-    vaultKeyHex: str('VAULT_KEY', DEV_VAULT_KEY),
-    logLevel: str('LOG_LEVEL', 'info'),
-    paymentActionTtlSeconds: int('PAYMENT_ACTION_TTL_SECONDS', 900),
-    sandboxSettleMs: int('SANDBOX_SETTLE_MS', 1000),
-    workflowUpdateTimeoutMs: int('WORKFLOW_UPDATE_TIMEOUT_MS', 25000),
-    // It runs inside one workflow task (a local activity), so it stays well under the task's 10 s time-out.
-    payoutAnswerWithinMs: boundedInt('PAYOUT_ANSWER_WITHIN_MS', 1200, 100, 5000),
-    idempotencyRetentionSeconds: int('IDEMPOTENCY_RETENTION_SECONDS', 30 * 24 * 3600),
-    shapeBIdempotencyTtlSeconds: int('SHAPE_B_IDEMPOTENCY_TTL_SECONDS', 24 * 3600),
-    idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 30000),
-    refundWindowSeconds: int('REFUND_WINDOW_SECONDS', 180 * 24 * 3600),
-    refundsPerRun: int('PAYMENT_REFUNDS_PER_RUN', 500),
-    maxBodyBytes: 64 * 1024,
-    webhookAttemptTimeoutMs: int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000),
-    webhookInitialRetrySeconds: int('WEBHOOK_INITIAL_RETRY_SECONDS', 5),
-    webhookRelayLeaseSeconds: int('WEBHOOK_RELAY_LEASE_SECONDS', 30),
-    webhookRelaySweepSeconds: int('WEBHOOK_RELAY_SWEEP_SECONDS', 5),
-    vaultSweepSeconds: int('VAULT_SWEEP_SECONDS', 60),
-    eventRetentionDays: eventRetentionDays(),
-    eventPurgeIntervalSeconds: bound('EVENT_PURGE_INTERVAL_SECONDS', 3600),
-    rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100),
-    rateLimitBurst: int('RATE_LIMIT_BURST', 200),
-    http: {
-      headersTimeoutMs: bound('HTTP_HEADERS_TIMEOUT_MS', 10_000),
-      bodyTimeoutMs: bound('HTTP_BODY_TIMEOUT_MS', 10_000),
-      maxHeaderBytes: bound('HTTP_MAX_HEADER_BYTES', 16 * 1024),
-      maxHeaders: bound('HTTP_MAX_HEADERS', 100),
-      maxConnections: bound('HTTP_MAX_CONNECTIONS', 1024),
+    ...s,
+    production,
+    http,
+    publicBaseUrl: s.publicBaseUrl ?? `http://localhost:${s.port}`,
+    publicBaseUrlSet: s.publicBaseUrl !== null,
+    databaseUrl: s.databaseUrl ?? `sqlite:${path.join(s.dataDir, 'payments.sqlite')}`,
+    sandboxUrl: s.sandboxUrl ?? `http://127.0.0.1:${s.sandboxPort}`,
+    temporalUiPort,
+    // Temporal's usual HTTP API port; the dev server would otherwise pick a random one.
+    temporalHttpPort: s.temporalHttpPort ?? temporalPort + 10,
+    // Off by default in production: there loopback is the servers' own, not a developer's machine.
+    webhookAllowLoopback: s.webhookAllowLoopback ?? !production,
+    // Production never serves metrics on the public port: they get a port of their own by default.
+    apiMetricsPort: s.apiMetricsPort ?? (production ? 9465 : null),
+    // Production default: long enough for a balancer's health checks (2 s apart, 2 failures) to take the replica out.
+    apiDrainDelayMs: s.apiDrainDelayMs ?? (production ? 5_000 : 0),
+    // Off only for measurements (the bench); production refuses it (assertSecrets).
+    temporalCodec: s.temporalCodecOn ? keyRing(s.temporalCodecKeys, s.temporalCodecKeyId) : null,
+    codecServer: {
+      ...s.codecServer,
+      corsOrigins: s.codecServer.corsOrigins ?? [`http://127.0.0.1:${temporalUiPort}`, `http://localhost:${temporalUiPort}`],
+      http,
     },
-    ...operations,
-    ...codecSettings(operations.temporalUiPort),
   };
 }
 
-/** Merchants are promised 30 days: a shorter setting is refused at startup rather than silently raised. */
-function eventRetentionDays(): number {
-  const days = int('EVENT_RETENTION_DAYS', 30);
-  if (days < 30) throw new Error(`EVENT_RETENTION_DAYS must be at least 30 (events are kept at least 30 days), got ${days}`);
-  return days;
-}
-
-function optionalInt(name: string): number | null {
-  return process.env[name] ? int(name, 0) : null;
-}
-
-function bool(name: string, fallback: boolean): boolean {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'off'].includes(raw)) return false;
-  throw new Error(`${name} must be 1 or 0 (true/false, on/off), got "${raw}"`);
+/** The key ring, or the settings error that names what is wrong with it. */
+function keyRing(keysText: string, currentKeyId: string | null): CodecKeyRing {
+  try {
+    return parseKeyRing(keysText, currentKeyId ?? undefined);
+  } catch (error) {
+    throw new SettingsError([(error as Error).message]);
+  }
 }
 
 /** The port of a `host:port` address such as TEMPORAL_ADDRESS. */
@@ -208,20 +388,9 @@ export function portOf(address: string): number {
   return Number(address.split(':').pop());
 }
 
-function operationsSettings() {
-  const temporalPort = portOf(str('TEMPORAL_ADDRESS', '127.0.0.1:7233'));
-  return {
-    apiMetricsPort: optionalInt('API_METRICS_PORT'),
-    workerMetricsPort: int('WORKER_METRICS_PORT', 9464),
-    workerMaxCachedWorkflows: Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || 2000),
-    temporalMetricsPort: optionalInt('TEMPORAL_METRICS_PORT'),
-    temporalUiPort: int('TEMPORAL_UI_PORT', temporalPort + 1000),
-    // Temporal's usual HTTP API port; the dev server would otherwise pick a random one.
-    temporalHttpPort: int('TEMPORAL_HTTP_PORT', temporalPort + 10),
-    sandboxControlToken: sandboxControlToken(),
-    // Off by default in production: there loopback is the servers' own, not a developer's machine.
-    webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', str('NODE_ENV', 'development') !== 'production'),
-  };
+/** Which services `npm start` runs itself: those whose address is not given. */
+export function devServicesToStart(env: Env = process.env): { temporal: boolean; sandbox: boolean } {
+  return { temporal: !isSet(SETTINGS.temporalAddress, env), sandbox: !isSet(SETTINGS.sandboxUrl, env) };
 }
 
 const KEY_RING_ENTRY = /^([A-Za-z0-9._-]{1,64}):([0-9a-fA-F]{64})$/;
@@ -243,77 +412,65 @@ export function parseKeyRing(keysText: string, currentKeyId: string | undefined)
   return { currentKeyId: current, keys };
 }
 
-function codecSettings(uiPort: number): Pick<Config, 'temporalCodec' | 'codecServer'> {
-  return {
-    // Off only for measurements (the bench); production refuses it (assertSecrets).
-    temporalCodec: bool('TEMPORAL_CODEC', true) ? parseKeyRing(str('TEMPORAL_CODEC_KEYS', DEV_CODEC_KEYS), str('TEMPORAL_CODEC_KEY_ID', '')) : null,
-    codecServer: {
-      host: str('CODEC_HOST', '127.0.0.1'),
-      port: int('CODEC_PORT', 3200),
-      corsOrigins: str('CODEC_CORS_ORIGINS', `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`).split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
-      authToken: str('CODEC_AUTH_TOKEN', '') || null,
-    },
-  };
-}
-
-function sandboxNotifySecret(): string {
-  return str('SANDBOX_NOTIFY_SECRET', DEV_NOTIFY_SECRET);
-}
-
-function sandboxControlToken(): string | null {
-  return process.env.SANDBOX_CONTROL_TOKEN || null;
-}
-
-/** MySQL connection pool size of each process's DataSource (src/db/data-source.ts). */
-export function databasePoolSize(): number {
-  return Number(process.env.DATABASE_POOL_SIZE || 20);
-}
-
-/** Which services `npm start` runs itself: those whose address is not given. */
-export function devServicesToStart(): { temporal: boolean; sandbox: boolean } {
-  return { temporal: !process.env.TEMPORAL_ADDRESS, sandbox: !process.env.SANDBOX_URL };
-}
-
-function boundedInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer between ${min} and ${max}`);
-  }
-  return value;
-}
-
-/** Settings of the sandbox acquirer as its own process (`npm run sandbox`; src/provider/sandbox/README.md). */
-export interface SandboxConfig {
-  port: number;
-  settleMs: number;
-  /** Origin of its 3D Secure pages as a shopper's browser reaches them; unset: its own URL. */
-  publicUrl: string | undefined;
-  notifySecret: string;
-  controlToken: string | null;
-}
-
-export function sandboxConfig(): SandboxConfig {
-  return {
-    port: boundedInt('SANDBOX_PORT', 3100, 0, 65535),
-    settleMs: boundedInt('SANDBOX_SETTLE_MS', 1000, 0, 24 * 60 * 60 * 1000),
-    publicUrl: process.env.SANDBOX_PUBLIC_URL || undefined,
-    notifySecret: sandboxNotifySecret(),
-    controlToken: sandboxControlToken(),
-  };
-}
-
 // Secrets. With NODE_ENV=production or a live provider configured, a process refuses to start on a
-// secret it uses that is missing or a development value: the defaults below are published, and a
+// secret it uses that is missing or a development value: the defaults above are published, and a
 // provider notification signed with the published notify secret would be accepted.
-const MIN_SECRET_LENGTH = 16;
+// Typed or patterned values are refused too: a secret must be at least MIN_SECRET_LENGTH characters
+// (128 bits even as hex), and no secret may repeat a shorter text, hold a run of MIN_RUN characters in
+// sequence (`12345678`, `aaaaaaaa`), or have fewer bits of Shannon entropy per character (counted over
+// its own characters) than random text of its alphabet reaches in practice. Random values
+// (`openssl rand -hex 32`, `-base64 32`) pass with a wide margin (docs/configuration.md, "Secrets").
+const MIN_SECRET_LENGTH = 32;
+const MIN_RUN = 8;
+/** Random 32-character hex strings measured at least 2.79 in 200,000 draws; 64-character hex keys 3.39. */
+const MIN_SECRET_BITS_PER_CHARACTER = 2.5;
+const MIN_KEY_BITS_PER_CHARACTER = 3;
 
 type SecretRule = (value: string, env: NodeJS.ProcessEnv) => string | null;
 
+function bitsPerCharacter(value: string): number {
+  const counts = new Map<string, number>();
+  for (const character of value) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) bits -= (count / value.length) * Math.log2(count / value.length);
+  return bits;
+}
+
+/** The length of the longest stretch whose neighbours all differ by one same step of -1, 0 or +1. */
+function longestSequence(value: string): number {
+  let longest = Math.min(value.length, 1);
+  let run = 1;
+  for (let i = 1; i < value.length; i += 1) {
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    const continues = Math.abs(step) <= 1 && (run === 1 || step === value.charCodeAt(i - 1) - value.charCodeAt(i - 2));
+    run = continues ? run + 1 : Math.abs(step) <= 1 ? 2 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+/** Whether the value is a shorter text written again (and again), as far as it goes: `abcabcab`. */
+function repeatsItself(value: string): boolean {
+  for (let period = 1; period <= value.length / 2; period += 1) {
+    if (value.slice(period) === value.slice(0, value.length - period)) return true;
+  }
+  return false;
+}
+
+function randomnessProblem(value: string, minBitsPerCharacter: number): string | null {
+  if (repeatsItself(value)) return 'repeats a shorter text: generate it at random';
+  const bits = bitsPerCharacter(value);
+  if (bits < minBitsPerCharacter) {
+    return `has too little randomness (${bits.toFixed(2)} bits of entropy per character, at least ${minBitsPerCharacter} wanted): generate it at random`;
+  }
+  if (longestSequence(value) >= MIN_RUN) return `holds ${MIN_RUN} or more characters in sequence (such as 12345678): generate it at random`;
+  return null;
+}
+
 function sharedSecret(value: string): string | null {
   if (value === DEV_NOTIFY_SECRET || /^change-?me/i.test(value)) return 'is a published development value';
-  return value.length < MIN_SECRET_LENGTH ? `is shorter than ${MIN_SECRET_LENGTH} characters` : null;
+  if (value.length < MIN_SECRET_LENGTH) return `is shorter than ${MIN_SECRET_LENGTH} characters`;
+  return randomnessProblem(value, MIN_SECRET_BITS_PER_CHARACTER);
 }
 
 export type SecretName = 'VAULT_KEY' | 'SANDBOX_NOTIFY_SECRET' | 'SANDBOX_CONTROL_TOKEN' | 'TEMPORAL_CODEC_KEYS' | 'TEMPORAL_CODEC' | 'CODEC_AUTH_TOKEN';
@@ -324,12 +481,17 @@ export const TEMPORAL_SECRETS = ['TEMPORAL_CODEC_KEYS', 'TEMPORAL_CODEC'] as con
 /** The development keys (zeros, the codec's `de...`) and the repository's test and bench keys are one byte repeated. */
 const isDevelopmentKey = (hex: string) => /^(..)\1{31}$/.test(hex.toLowerCase());
 
+/** Why a 64-hex-character key may not be used, or null. */
+function hexKeyProblem(hex: string): string | null {
+  if (isDevelopmentKey(hex)) return 'is a development key (one byte repeated)';
+  return randomnessProblem(hex.toLowerCase(), MIN_KEY_BITS_PER_CHARACTER);
+}
+
 const SECRETS: Record<SecretName, { rule: SecretRule; optional?: true }> = {
   VAULT_KEY: {
     rule: (value) => {
       if (!/^[0-9a-fA-F]{64}$/.test(value)) return 'is not 64 hex characters';
-      if (isDevelopmentKey(value)) return 'is a development key (one byte repeated)';
-      return null;
+      return hexKeyProblem(value);
     },
   },
   SANDBOX_NOTIFY_SECRET: { rule: sharedSecret },
@@ -343,12 +505,17 @@ const SECRETS: Record<SecretName, { rule: SecretRule; optional?: true }> = {
       } catch (error) {
         return `is not a valid key ring (${(error as Error).message})`;
       }
-      const weak = Object.entries(ring.keys).filter(([, hex]) => isDevelopmentKey(hex)).map(([id]) => id);
-      return weak.length ? `holds a development key (one byte repeated): ${weak.join(', ')}` : null;
+      const development = Object.entries(ring.keys).filter(([, hex]) => isDevelopmentKey(hex)).map(([id]) => id);
+      if (development.length) return `holds a development key (one byte repeated): ${development.join(', ')}`;
+      const weak = Object.entries(ring.keys).flatMap(([id, hex]) => {
+        const problem = hexKeyProblem(hex);
+        return problem ? [`key ${id} ${problem}`] : [];
+      });
+      return weak.length ? `holds a weak key: ${weak.join('; ')}` : null;
     },
   },
   // Unset means on; off would send every payload to Temporal in plaintext.
-  TEMPORAL_CODEC: { rule: (value) => (['0', 'false', 'off'].includes(value) ? 'is off: payloads would reach Temporal in plaintext' : null), optional: true },
+  TEMPORAL_CODEC: { rule: (value) => (parseBoolean(value) === false ? 'is off: payloads would reach Temporal in plaintext' : null), optional: true },
   // Unset keeps the codec server on loopback (it refuses any other address without it).
   CODEC_AUTH_TOKEN: { rule: sharedSecret, optional: true },
 };

@@ -1,17 +1,27 @@
 // `npm run worker`: one worker process. Stateless: run as many as the load needs.
 import { TEMPORAL_SECRETS, assertSecrets, config } from '../src/config';
-import { createLogger } from '../src/observability/logger';
+import { processLogger } from '../src/observability/logger';
 import { startWorker } from './worker';
 
-const logger = createLogger('worker', config().logLevel);
+const logger = processLogger('worker');
 
 async function main(): Promise<void> {
   assertSecrets(['VAULT_KEY', ...TEMPORAL_SECRETS]);
-  const running = await startWorker(config());
-  logger.info({ taskQueue: config().taskQueue, metricsPort: running.metricsPort }, 'worker running');
-  const stop = () => { running.shutdown().then(() => process.exit(0), () => process.exit(1)); };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const cfg = config();
+  const running = await startWorker(cfg);
+  logger.info({ taskQueue: cfg.taskQueue, metricsPort: running.metricsPort }, 'worker running');
+  // SIGTERM and SIGINT stop polling at once and let running activities finish (CONTRACT 16); a
+  // second signal does not cut that short. The guard ends a shutdown that hangs past its grace.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, grace_ms: cfg.workerShutdownGraceMs }, 'worker stopping: finishing running activities');
+    setTimeout(() => process.exit(1), cfg.workerShutdownGraceMs + 10_000).unref();
+    running.shutdown().then(() => { logger.info({}, 'worker stopped'); process.exit(0); }, () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   running.run.catch((error: unknown) => { logger.error({ err: String(error) }, 'worker stopped'); process.exit(1); });
 }
 

@@ -1,6 +1,8 @@
 // Every workflow type the worker registers, exported under the names their contracts
-// (workflows/contracts) give them.
+// (contracts/) give them.
 export { PaymentWorkflow } from './payment/workflow';
-export { PayoutWorkflow } from './payout';
-export { RefundWorkflow } from './refund';
+export { PayoutWorkflow } from './payout/workflow';
+export { RefundWorkflow } from './refund/workflow';
 export { WebhookDeliveryWorkflow } from './webhook-delivery';
+export { WebhookEndpointWorkflow } from './webhook-endpoint';
+export { CvcSweepWorkflow, EventPurgeWorkflow, IdempotencyPurgeWorkflow } from './chores';

@@ -6,7 +6,7 @@
 // server has accepted its workflow task and could publish state that never happened.
 import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
-import type { RefundWorkflowInput } from './contracts/refund';
+import type { RefundWorkflowInput } from '../contracts/refund';
 import { compactPaymentEvent, eventIdFromUuid, eventTypeFor, holdsEveryRefund, type EventSubject, type PendingEvent } from '../src/domain/events';
 import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 

@@ -5,7 +5,7 @@
 // each attempt bounded by its own timeout. The same webhook-id goes out every time.
 import { proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
-import type { WebhookDeliveryWorkflowFn } from './contracts/webhook-delivery';
+import type { WebhookDeliveryWorkflowFn } from '../contracts/webhook-delivery';
 
 export const WebhookDeliveryWorkflow: WebhookDeliveryWorkflowFn = async (input) => {
   // After the relay's failed attempts the schedule goes on where they left it: the workflow was

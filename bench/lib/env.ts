@@ -183,7 +183,7 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
     await start('api', 'src/api/main.ts', [], { ...serviceEnv, ...(options.apiEnv ?? {}) }, 'API listening');
     if (options.plainCodec) {
       // Same settings, codec off: named apart from `api` and `worker-*`, so the CPU tables keep them out of those columns.
-      const plainEnv = { ...serviceEnv, TEMPORAL_CODEC: 'off', TEMPORAL_TASK_QUEUE: PLAIN_TASK_QUEUE };
+      const plainEnv = { ...serviceEnv, TEMPORAL_CODEC: 'off', TEMPORAL_TASK_QUEUE: PLAIN_TASK_QUEUE, CHORE_SCHEDULES: 'off' };
       await start('plain-worker', 'workers/main.ts', [], { ...plainEnv, WORKER_METRICS_PORT: String(PORTS.plainWorkerMetrics), ...(options.workerEnv ?? {}) }, 'worker running');
       await start('plain-api', 'src/api/main.ts', [], { ...plainEnv, PORT: String(PORTS.plainApi), PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS.plainApi}`, ...(options.apiEnv ?? {}) }, 'API listening');
     }

@@ -4,10 +4,11 @@
 import querystring from 'node:querystring';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { dataSourceOptions } from '../../src/db/data-source';
-import { payoutListQuery } from '../../src/api/routes/payouts';
 import { validateQuery } from '../../src/api/validation';
-import { listPayoutsQuerySchema } from '../../src/api/schemas/payouts';
+import { listPayoutsQuerySchema, payoutListQuery } from '../../src/api/schemas/payouts';
 import { findPayment } from '../../src/read-models/payments';
+import { SecretBox } from '../../src/vault/crypto';
+import { VAULT_KEY } from './env';
 import { listPayouts } from '../../src/read-models/payouts';
 
 export interface ExplainedQuery {
@@ -56,7 +57,7 @@ export async function explainReadPaths(databaseUrl: string, payment: { id: strin
   try {
     const results: Explained[] = [];
     recorder.queries = [];
-    await findPayment(dataSource, { merchantId: payment.merchantId, livemode: false }, payment.id);
+    await findPayment(dataSource, new SecretBox(VAULT_KEY), { merchantId: payment.merchantId, livemode: false }, payment.id);
     results.push({ label: 'GET /v1/payments/{id} (findPayment)', queries: await explainAll(dataSource, recorder) });
     for (const q of payoutQueries) {
       const query = validateQuery(listPayoutsQuerySchema, querystring.parse(q.query));

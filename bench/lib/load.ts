@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { goInstall, toolCacheDir } from './go-tools';
+import { goInstall, toolCacheDir } from '../../scripts/lib/go-tools';
 
 export const VEGETA_VERSION = 'v12.13.0';
 

@@ -1,7 +1,8 @@
 // The bench's webhook endpoint, in its own process so the load generator's event loop does not
 // delay arrival stamps. It answers 200 at once and remembers (object id, event type, arrival ms,
 // path: a merchant's endpoints differ by path); GET /received hands the list to the harness,
-// DELETE /received clears it. Paths under /down stand for an endpoint that is down: 503, not kept.
+// DELETE /received clears it. Paths under /down stand for an endpoint that is down: 503, not kept,
+// only counted (GET /down answers how many attempts it refused since the last DELETE /received).
 import http from 'node:http';
 
 interface Arrival {
@@ -14,6 +15,7 @@ interface Arrival {
 
 const port = Number(process.env.PORT ?? 13359);
 let arrivals: Arrival[] = [];
+let downAttempts = 0;
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/received') {
@@ -21,12 +23,19 @@ const server = http.createServer((req, res) => {
     res.end(JSON.stringify(arrivals));
     return;
   }
+  if (req.method === 'GET' && req.url === '/down') {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ attempts: downAttempts }));
+    return;
+  }
   if (req.method === 'DELETE' && req.url === '/received') {
     arrivals = [];
+    downAttempts = 0;
     res.writeHead(204).end();
     return;
   }
   if (req.url?.startsWith('/down')) {
+    downAttempts += 1;
     req.resume();
     req.on('end', () => res.writeHead(503).end());
     return;

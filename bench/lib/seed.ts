@@ -6,7 +6,7 @@ import mysql from 'mysql2/promise';
 import { AdminOperations } from '../../src/services/admin-operations';
 import { loadConfig } from '../../src/config';
 import { openDataSource } from '../../src/db/data-source';
-import { addGramCounts, backfillCreatedHours, forEachPayoutTextBatch, gramCounts } from '../../src/read-models/payout-search-index';
+import { addGramCounts, CREATED_BUCKET_SECONDS, gramCounts } from '../../src/read-models/payout-search-index';
 import { SecretBox } from '../../src/vault/crypto';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { VAULT_KEY } from './env';
@@ -183,20 +183,18 @@ async function seedPayoutSearchIndex(db: mysql.Connection, url: string, merchant
   });
   await db.query('ALTER TABLE payout_search_suffixes ADD PRIMARY KEY (scope_id, suffix, payout_seq, pos), ALGORITHM=INPLACE');
   await seedPayoutSearchGrams(db, url, scopeId, merchantId);
-  await seedCreatedHours(db, url, scopeId);
+  await seedCreatedHours(db, scopeId, merchantId);
   return true;
 }
 
-/** The scope's creation-hour counts and seq ranges, by the migration's own backfill. */
-async function seedCreatedHours(db: mysql.Connection, url: string, scopeId: number): Promise<void> {
+/** The scope's creation-hour counts and seq ranges, in the projection's buckets (addToCreatedHour, one payout at a time). */
+async function seedCreatedHours(db: mysql.Connection, scopeId: number, merchantId: string): Promise<void> {
   const [tables] = await db.query("SHOW TABLES LIKE 'payout_created_hours'");
   if (!(tables as unknown[]).length) return;
-  const dataSource = await openDataSource(url);
-  try {
-    await backfillCreatedHours(dataSource.manager, scopeId);
-  } finally {
-    await dataSource.destroy();
-  }
+  const hour = `created_at DIV ${CREATED_BUCKET_SECONDS}`;
+  await db.query(`
+    INSERT INTO payout_created_hours (scope_id, hour, payout_count, min_seq, max_seq)
+    SELECT ?, ${hour}, COUNT(*), MIN(seq), MAX(seq) FROM payouts WHERE merchant_id = ? AND livemode = 0 GROUP BY ${hour}`, [scopeId, merchantId]);
 }
 
 /** The scope's one- and two-character counts, computed by the projection's own code from every `search_text`. */
@@ -204,11 +202,15 @@ async function seedPayoutSearchGrams(db: mysql.Connection, url: string, scopeId:
   const [tables] = await db.query("SHOW TABLES LIKE 'payout_search_grams'");
   if (!(tables as unknown[]).length) return;
   const counts = new Map<string, number>();
+  for (let after = 0; ;) {
+    const [rows] = await db.query('SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = 0 AND seq > ? ORDER BY seq LIMIT 50000', [merchantId, after]);
+    const batch = rows as Array<{ seq: number | string; search_text: string | null }>;
+    if (!batch.length) break;
+    gramCounts(batch.flatMap((row) => (row.search_text === null ? [] : [String(row.search_text)])), counts);
+    after = Number(batch[batch.length - 1]!.seq);
+  }
   const dataSource = await openDataSource(url);
   try {
-    await forEachPayoutTextBatch(dataSource.manager, { merchantId, livemode: false }, 50_000, (rows) => {
-      gramCounts(rows.map((row) => row.searchText), counts);
-    });
     await addGramCounts(dataSource.manager, scopeId, counts);
   } finally {
     await dataSource.destroy();

@@ -18,6 +18,11 @@ export interface RequestState {
   routeName?: string;
 }
 
+/** What the process tells the app about its own state: `draining` once SIGTERM began the graceful stop. */
+export interface ApiLifecycle {
+  draining: boolean;
+}
+
 export type AppRouter = Router<RequestState>;
 export type AppContext = RouterContext<RequestState>;
 

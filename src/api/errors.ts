@@ -32,32 +32,50 @@ export function errorBody(error: ApiError, state: Pick<RequestState, 'shape' | '
   };
 }
 
+/**
+ * How long a client should wait before sending again an answer that says "not now" without a
+ * delay of its own (CONTRACT 16): a key whose request is still running (its lease is renewed
+ * while it runs, or runs out within IDEMPOTENCY_LEASE_MS when its process died), and every 503.
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS = { idempotency_key_in_use: 1, unavailable: 1 } as const;
+
+function defaultRetryAfter(status: number, code: string | undefined): number | null {
+  if (code === 'idempotency_key_in_use') return DEFAULT_RETRY_AFTER_SECONDS.idempotency_key_in_use;
+  return status === 503 ? DEFAULT_RETRY_AFTER_SECONDS.unavailable : null;
+}
+
 export function sendError(ctx: Context & { state: RequestState }, error: ApiError, docsBaseUrl: string): void {
   ctx.status = error.status;
   ctx.type = 'application/json';
-  if (error.retryAfterSeconds !== null) ctx.set('Retry-After', String(error.retryAfterSeconds));
+  const retryAfter = error.retryAfterSeconds ?? defaultRetryAfter(error.status, error.code);
+  if (retryAfter !== null) ctx.set('Retry-After', String(retryAfter));
   ctx.body = JSON.stringify(errorBody(error, ctx.state, docsBaseUrl));
 }
 
-/** Outermost error boundary: client mistakes become catalogue errors, anything else a bare 500. */
+/**
+ * Outermost error boundary: client mistakes become catalogue errors, anything else a bare 500. It
+ * is also the one place that gives every 503 a `Retry-After`, those a route answers itself (the
+ * health check, the hosted page's retry form) included.
+ */
 export function errorMiddleware(docsBaseUrl: string) {
   return async (ctx: Context & { state: RequestState }, next: () => Promise<unknown>): Promise<void> => {
     try {
       await next();
     } catch (caught) {
-      if (isApiError(caught)) {
-        sendError(ctx, caught, docsBaseUrl);
-        return;
-      }
-      // A database outage is temporary: 503 service_unavailable, retried with the same key.
-      const unreachable = databaseUnreachable(caught);
-      if (unreachable) {
-        ctx.state.logger.warn({ code: unreachable }, 'database unreachable');
-        sendError(ctx, new ApiError('service_unavailable', { retryAfterSeconds: 1 }), docsBaseUrl);
-        return;
-      }
-      ctx.state.logger.error({ err: caught instanceof Error ? { type: caught.name, message: caught.message, stack: caught.stack } : String(caught) }, 'unhandled error');
-      sendError(ctx, new ApiError('internal_error'), docsBaseUrl);
+      sendError(ctx, asApiError(ctx, caught), docsBaseUrl);
     }
+    if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS.unavailable));
   };
+}
+
+function asApiError(ctx: Context & { state: RequestState }, caught: unknown): ApiError {
+  if (isApiError(caught)) return caught;
+  // A database outage is temporary: 503 service_unavailable, retried with the same key.
+  const unreachable = databaseUnreachable(caught);
+  if (unreachable) {
+    ctx.state.logger.warn({ code: unreachable }, 'database unreachable');
+    return new ApiError('service_unavailable');
+  }
+  ctx.state.logger.error({ err: caught instanceof Error ? { type: caught.name, message: caught.message, stack: caught.stack } : String(caught) }, 'unhandled error');
+  return new ApiError('internal_error');
 }

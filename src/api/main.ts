@@ -1,21 +1,28 @@
 // `npm run api`: the HTTP API alone (the worker, Temporal and the database run elsewhere).
 import { TEMPORAL_SECRETS, assertSecrets, config } from '../config';
-import { createLogger } from '../observability/logger';
-import { serveMetrics } from '../observability/metrics-server';
+import { processLogger } from '../observability/logger';
 import { startApi } from './server';
 
-const logger = createLogger('api', config().logLevel);
+const logger = processLogger('api');
 
 async function main(): Promise<void> {
   assertSecrets(['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET', ...TEMPORAL_SECRETS]);
   const cfg = config();
   const api = await startApi(cfg, logger);
-  // With API_METRICS_PORT set, /metrics is served there only (the public port answers 404).
-  const metrics = cfg.apiMetricsPort === null ? null : await serveMetrics(api.deps.metrics.registry, cfg.apiMetricsPort);
-  logger.info({ url: api.url, metricsPort: metrics?.port ?? null }, 'API listening');
-  const stop = () => { Promise.all([api.close(), metrics?.close()]).then(() => process.exit(0), () => process.exit(1)); };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // With API_METRICS_PORT set (always in production), /metrics is served there only (the public port answers 404).
+  logger.info({ url: api.url, metricsPort: api.metricsPort }, 'API listening');
+  // SIGTERM and SIGINT stop gracefully (CONTRACT 16); a second signal does not cut it short, the
+  // shutdown's own time-out does, and this guard if closing the clients hangs.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'API stopping');
+    setTimeout(() => process.exit(1), cfg.apiShutdownTimeoutMs + 3_000).unref();
+    api.shutdown().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

@@ -3,20 +3,30 @@ import type { Config } from '../config';
 import { openDataSource } from '../db/data-source';
 import { createLogger, type Logger } from '../observability/logger';
 import { ApiMetrics } from '../observability/metrics';
+import { serveOperations, type OperationsServer } from '../observability/metrics-server';
 import { connectTemporal } from '../temporal/client';
 import { CardVaultStore } from '../vault/card-vault';
 import { SecretBox } from '../vault/crypto';
-import { TokenBuckets } from '../domain/rate-limit';
-import { every } from '../background/every';
+import { RequestLimits } from '../web/request-limits';
+import { createHttpServer, listen } from '../web/transport';
 import { createApp } from './app';
+import type { ApiLifecycle } from './context';
 import type { Deps } from '../services/context';
-import { purgeExpiredEvents } from '../services/events';
-import { IdempotencyStore } from '../services/idempotency';
-import { createHttpServer } from './transport';
+import { errorBody } from './errors';
 
 export interface RunningApi {
   url: string;
   deps: Deps;
+  /** Where `/metrics` is served when it has a port of its own (API_METRICS_PORT), else null. */
+  metricsPort: number | null;
+  /**
+   * The graceful stop of SIGTERM (CONTRACT 16): `/v1/health` answers 503 at once, connections are
+   * still taken for API_DRAIN_DELAY_MS (the balancer's health checks notice meanwhile), every answer
+   * from then on says `Connection: close`, requests in flight finish, and whatever is still open
+   * after API_SHUTDOWN_TIMEOUT_MS is closed.
+   */
+  shutdown(): Promise<void>;
+  /** Stops at once: open connections are closed (tests, `npm start`). */
   close(): Promise<void>;
 }
 
@@ -24,33 +34,77 @@ export async function startApi(config: Config, logger: Logger = createLogger('ap
   const dataSource = await openDataSource(config.databaseUrl);
   const temporal = await connectTemporal(config);
   const secretBox = new SecretBox(config.vaultKeyHex);
+  const metrics = new ApiMetrics();
+  const rateLimiter = new RequestLimits({
+    perKey: { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst },
+    perAddress: { ratePerSecond: config.rateLimitPerAddressPerSecond, burst: config.rateLimitAddressBurst },
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisKeyPrefix,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
+    onFallback: () => metrics.rateLimitStoreFallbacks.inc(),
+    onStoreChange: (up) => {
+      metrics.rateLimitStoreUp.set(up ? 1 : 0);
+      if (up) logger.info({}, 'rate limit store answers again: limits are shared across replicas');
+      else logger.warn({}, 'rate limit store unreachable: each API process limits on its own until it answers');
+    },
+  });
+  if (config.redisUrl) metrics.rateLimitStoreUp.set(1);
   const deps: Deps = {
-    config, dataSource, temporal, secretBox, logger,
+    config, dataSource, temporal, secretBox, logger, metrics, rateLimiter,
     vault: new CardVaultStore(dataSource, secretBox),
-    metrics: new ApiMetrics(),
-    rateLimiter: new TokenBuckets({ ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }),
   };
-  const app = createApp(deps);
-  const server = createHttpServer(app.callback(), config.http, config.publicBaseUrl, logger);
-  await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const lifecycle: ApiLifecycle = { draining: false };
+  const app = createApp(deps, lifecycle);
+  const server = createHttpServer(app.callback(), {
+    limits: config.http,
+    logger,
+    behindProxy: config.trustProxy,
+    refusalBody: (error, requestId) => errorBody(error, { shape: 'A', requestId }, config.publicBaseUrl),
+  });
+  const port = await listen(server, config.port, '0.0.0.0');
   // Port 0 (tests) binds a free port; links we hand out must point at it.
   if (config.port === 0 && !config.publicBaseUrlSet) config.publicBaseUrl = `http://127.0.0.1:${port}`;
-  // Idempotency records past their retention are purged hourly.
-  const purge = every(3600_000, () => new IdempotencyStore(dataSource).purgeExpired(), (error) => logger.warn({ err: String(error) }, 'idempotency purge failed'));
-  // Events past their retention go too (docs/events.md, "Retention").
-  const eventPurge = every(config.eventPurgeIntervalSeconds * 1000, () => purgeExpiredEvents(dataSource, config.eventRetentionDays), (error) => logger.warn({ err: String(error) }, 'event purge failed'));
+  const operations: OperationsServer | null = config.apiMetricsPort === null ? null : await serveOperations({ registry: deps.metrics.registry }, {
+    host: config.apiMetricsHost, port: config.apiMetricsPort, limits: config.http, logger,
+  });
+
+  const release = async () => {
+    await operations?.close();
+    await rateLimiter.close();
+    await temporal.connection.close();
+    await dataSource.destroy();
+  };
+  let stopping: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
-    async close() {
-      purge.stop();
-      eventPurge.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await temporal.connection.close();
-      await dataSource.destroy();
+    metricsPort: operations?.port ?? null,
+    shutdown() {
+      stopping ??= (async () => {
+        lifecycle.draining = true;
+        logger.info({ drain_delay_ms: config.apiDrainDelayMs, timeout_ms: config.apiShutdownTimeoutMs }, 'API draining');
+        const cut = setTimeout(() => {
+          logger.warn({}, 'API shutdown timed out: closing the connections still open');
+          server.closeAllConnections();
+        }, config.apiShutdownTimeoutMs);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(config.apiDrainDelayMs, config.apiShutdownTimeoutMs)));
+        // No new connections; idle ones close now, busy ones once their answer (Connection: close) is out.
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        clearTimeout(cut);
+        await release();
+        logger.info({}, 'API stopped');
+      })();
+      return stopping;
+    },
+    close() {
+      stopping ??= (async () => {
+        lifecycle.draining = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await release();
+      })();
+      return stopping;
     },
   };
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { databasePoolSize } from '../config';
+import { config } from '../config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -15,7 +15,7 @@ export function databaseKind(url: string): DatabaseKind {
   throw new Error('DATABASE_URL must start with mysql:// or sqlite:');
 }
 
-export function dataSourceOptions(url: string, poolSize = databasePoolSize()): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = config().databasePoolSize): DataSourceOptions {
   const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false } as const;
   if (databaseKind(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length);

@@ -1,9 +1,10 @@
-// Read models and records. EntitySchema (no decorators) keeps the same definitions usable from
-// tsc, swc and tsx alike. Money is BIGINT minor units; timestamps are Unix seconds unless named *_ms.
+// Read models and records, one declaration per table: its columns, from which its row type
+// (`PaymentRow`, ...) is derived, so a field is written once. EntitySchema (no decorators) keeps the
+// same definitions usable from tsc, swc and tsx alike. Money is BIGINT minor units; timestamps are Unix seconds unless named *_ms.
 // The schema comes from the migrations: there, every id, key, token and hash column compares byte
 // for byte on MySQL/MariaDB (a binary NO PAD collation, the default of every table and of the
-// database since migration 1765300000000) as it does on SQLite.
-import { EntitySchema, type ValueTransformer } from 'typeorm';
+// database since the byte-exact-identifiers migration) as it does on SQLite.
+import { EntitySchema, type EntitySchemaColumnOptions, type EntitySchemaOptions, type ValueTransformer } from 'typeorm';
 import type { WebhookEndpointStatus } from '../domain/webhook-endpoints';
 
 /** BIGINT arrives as a string from some drivers; every amount we store fits a safe integer. */
@@ -16,32 +17,53 @@ const bool: ValueTransformer = {
   from: (value: unknown) => (value === null || value === undefined ? value : Boolean(Number(value))),
 };
 
-const bigint = (nullable = false) => ({ type: 'bigint' as const, nullable, transformer: bigintNumber });
-const boolean = () => ({ type: 'boolean' as const, transformer: bool });
-const varchar = (length: number, nullable = false) => ({ type: 'varchar' as const, length, nullable });
-const text = (nullable = true) => ({ type: 'text' as const, nullable });
-const seq = () => ({ type: 'bigint' as const, primary: true, generated: 'increment' as const, transformer: bigintNumber });
+declare const VALUE: unique symbol;
+/** A column, and (for the compiler only: never set) the type of its value in a row. */
+type Column<T> = EntitySchemaColumnOptions & { readonly [VALUE]: T };
+type Columns = Record<string, Column<unknown>>;
+const column = <T>(options: EntitySchemaColumnOptions) => options as Column<T>;
 
-export interface MerchantRow {
-  id: string;
-  name: string;
-  default_version: string;
-  currencies: string; // comma-separated, uppercase
-  payments_enabled: boolean;
-  payouts_enabled: boolean;
-  provisioned: boolean;
-  webhook_url: string | null;
-  created_at: number;
-  updated_at: number;
+function bigint(): Column<number>;
+function bigint(nullable: true): Column<number | null>;
+function bigint(nullable = false) {
+  return column({ type: 'bigint', nullable, transformer: bigintNumber });
+}
+function int(): Column<number>;
+function int(nullable: true): Column<number | null>;
+function int(nullable = false) {
+  return column({ type: 'int', nullable });
+}
+/** `T` narrows the values a column holds (a status, a mode); the database keeps any text. */
+function varchar<T extends string = string>(length: number): Column<T>;
+function varchar<T extends string = string>(length: number, nullable: true): Column<T | null>;
+function varchar(length: number, nullable = false) {
+  return column({ type: 'varchar', length, nullable });
+}
+function text(nullable: false): Column<string>;
+function text(nullable?: true): Column<string | null>;
+function text(nullable = true) {
+  return column({ type: 'text', nullable });
+}
+const boolean = () => column<boolean>({ type: 'boolean', transformer: bool });
+const seq = () => column<number>({ type: 'bigint', primary: true, generated: 'increment', transformer: bigintNumber });
+const primary = <T>(c: Column<T>): Column<T> => ({ ...c, primary: true });
+
+/** A row of a table: each column's value. */
+type Row<C extends Columns> = { -readonly [K in keyof C]: C[K][typeof VALUE] };
+export type RowOf<E> = E extends EntitySchema<infer R> ? R : never;
+
+function table<C extends Columns>(options: Omit<EntitySchemaOptions<Row<C>>, 'columns'> & { columns: C }): EntitySchema<Row<C>> {
+  return new EntitySchema<Row<C>>(options as EntitySchemaOptions<Row<C>>);
 }
 
-export const Merchant = new EntitySchema<MerchantRow>({
+export const Merchant = table({
   name: 'Merchant',
   tableName: 'merchants',
   columns: {
-    id: { ...varchar(32), primary: true },
+    id: primary(varchar(32)),
     name: varchar(255),
     default_version: varchar(10),
+    /** Comma-separated, uppercase. */
     currencies: varchar(512),
     payments_enabled: boolean(),
     payouts_enabled: boolean(),
@@ -51,27 +73,19 @@ export const Merchant = new EntitySchema<MerchantRow>({
     updated_at: bigint(),
   },
 });
+export type MerchantRow = RowOf<typeof Merchant>;
 
-export interface WebhookSecretRow {
-  id: string;
-  merchant_id: string;
-  /** The webhook endpoint it signs for; null: the merchant's own secret (Shape B `callback_url` deliveries). */
-  endpoint_id: string | null;
-  secret_ciphertext: string;
-  created_at: number;
-  /** Set when rotated out: the old secret still signs until then. */
-  expires_at: number | null;
-}
-
-export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
+export const WebhookSecret = table({
   name: 'WebhookSecret',
   tableName: 'webhook_secrets',
   columns: {
-    id: { ...varchar(32), primary: true },
+    id: primary(varchar(32)),
     merchant_id: varchar(32),
+    /** The webhook endpoint it signs for; null: the merchant's own secret (Shape B `callback_url` deliveries). */
     endpoint_id: varchar(32, true),
     secret_ciphertext: text(false),
     created_at: bigint(),
+    /** Set when rotated out: the old secret still signs until then. */
     expires_at: bigint(true),
   },
   indices: [
@@ -79,30 +93,13 @@ export const WebhookSecret = new EntitySchema<WebhookSecretRow>({
     { name: 'idx_webhook_secrets_endpoint', columns: ['endpoint_id'] },
   ],
 });
+export type WebhookSecretRow = RowOf<typeof WebhookSecret>;
 
 export type { WebhookEndpointStatus };
+export type WebhookEndpointDisabledReason = 'failing';
 
 /** A merchant's webhook endpoint in one mode. Times in ms. */
-export interface WebhookEndpointRow {
-  seq: number;
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  url: string;
-  /** JSON array of event types, or ["*"]. */
-  enabled_events: string;
-  description: string | null;
-  api_version: string;
-  status: WebhookEndpointStatus;
-  /** The endpoint the admin command's `--webhook-url` manages (one per mode). */
-  operator_managed: boolean;
-  created_at: number;
-  updated_at: number;
-  /** Deleted endpoints stay, so that their deliveries and attempts keep naming them. */
-  deleted_at: number | null;
-}
-
-export const WebhookEndpoint = new EntitySchema<WebhookEndpointRow>({
+export const WebhookEndpoint = table({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',
   columns: {
@@ -111,40 +108,36 @@ export const WebhookEndpoint = new EntitySchema<WebhookEndpointRow>({
     merchant_id: varchar(32),
     livemode: boolean(),
     url: varchar(2048),
+    /** JSON array of event types, or ["*"]. */
     enabled_events: text(false),
     description: varchar(500, true),
     api_version: varchar(10),
-    status: varchar(10),
+    status: varchar<WebhookEndpointStatus>(10),
+    /** The endpoint the admin command's `--webhook-url` manages (one per mode). */
     operator_managed: { ...boolean(), default: false },
     created_at: bigint(),
     updated_at: bigint(),
+    /** Deleted endpoints stay, so that their deliveries and attempts keep naming them. */
     deleted_at: bigint(true),
+    /** Since when (ms) its deliveries fail without a 2xx in between: its circuit is open. Null while it answers. */
+    failing_since: bigint(true),
+    /** Why it is disabled: `failing` when the service disabled it; null otherwise. */
+    disabled_reason: varchar<WebhookEndpointDisabledReason>(20, true),
   },
   uniques: [{ name: 'uq_webhook_endpoints_id', columns: ['id'] }],
   indices: [{ name: 'idx_webhook_endpoints_scope', columns: ['merchant_id', 'livemode', 'seq'] }],
 });
+export type WebhookEndpointRow = RowOf<typeof WebhookEndpoint>;
 
 export type Mode = 'test' | 'live';
 
-export interface ApiKeyRow {
-  id: string;
-  merchant_id: string;
-  mode: Mode;
-  key_hash: string;
-  key_hint: string;
-  can_refund: boolean;
-  expires_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
-}
-
-export const ApiKey = new EntitySchema<ApiKeyRow>({
+export const ApiKey = table({
   name: 'ApiKey',
   tableName: 'api_keys',
   columns: {
-    id: { ...varchar(32), primary: true },
+    id: primary(varchar(32)),
     merchant_id: varchar(32),
-    mode: varchar(4),
+    mode: varchar<Mode>(4),
     key_hash: varchar(64),
     key_hint: varchar(32),
     can_refund: boolean(),
@@ -155,26 +148,11 @@ export const ApiKey = new EntitySchema<ApiKeyRow>({
   uniques: [{ name: 'uq_api_keys_hash', columns: ['key_hash'] }],
   indices: [{ name: 'idx_api_keys_merchant', columns: ['merchant_id'] }],
 });
+export type ApiKeyRow = RowOf<typeof ApiKey>;
 
 export type IdempotencyState = 'processing' | 'completed';
 
-export interface IdempotencyRecordRow {
-  seq: number;
-  api_key_id: string;
-  operation: string;
-  idempotency_key: string;
-  fingerprint: string;
-  object_id: string;
-  state: IdempotencyState;
-  response_status: number | null;
-  response_body: string | null;
-  /** A claim whose lease ran out belongs to a crashed request and may be taken over. */
-  locked_until_ms: number;
-  created_at: number;
-  expires_at: number;
-}
-
-export const IdempotencyRecord = new EntitySchema<IdempotencyRecordRow>({
+export const IdempotencyRecord = table({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_records',
   columns: {
@@ -184,9 +162,10 @@ export const IdempotencyRecord = new EntitySchema<IdempotencyRecordRow>({
     idempotency_key: varchar(255),
     fingerprint: varchar(64),
     object_id: varchar(40),
-    state: varchar(16),
-    response_status: { type: 'int', nullable: true },
-    response_body: { type: 'text', nullable: true },
+    state: varchar<IdempotencyState>(16),
+    response_status: int(true),
+    response_body: text(),
+    /** A claim whose lease ran out belongs to a crashed request and may be taken over. */
     locked_until_ms: bigint(),
     created_at: bigint(),
     expires_at: bigint(),
@@ -194,75 +173,24 @@ export const IdempotencyRecord = new EntitySchema<IdempotencyRecordRow>({
   uniques: [{ name: 'uq_idempotency_scope', columns: ['api_key_id', 'operation', 'idempotency_key'] }],
   indices: [{ name: 'idx_idempotency_expiry', columns: ['expires_at'] }],
 });
+export type IdempotencyRecordRow = RowOf<typeof IdempotencyRecord>;
 
-export interface CardVaultRow {
-  token: string;
-  merchant_id: string;
-  pan_ciphertext: string;
-  /** Gone with the card once its authorization answered; forgotten by the vault sweep past `cvcMaxAgeSeconds`. */
-  cvc_ciphertext: string | null;
-  created_at: number;
-}
-
-export const CardVault = new EntitySchema<CardVaultRow>({
+export const CardVault = table({
   name: 'CardVault',
   tableName: 'card_vault',
   columns: {
-    token: { ...varchar(40), primary: true },
+    token: primary(varchar(40)),
     merchant_id: varchar(32),
     pan_ciphertext: text(false),
+    /** Gone with the card once its authorization answered; forgotten by the vault sweep past `cvcMaxAgeSeconds`. */
     cvc_ciphertext: text(true),
     created_at: bigint(),
   },
   indices: [{ name: 'idx_card_vault_created', columns: ['created_at'] }],
 });
+export type CardVaultRow = RowOf<typeof CardVault>;
 
-export interface PaymentRow {
-  seq: number;
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount: number;
-  currency: string;
-  status: string;
-  integration_type: string;
-  merchant_reference: number | null;
-  description: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  card_exp_month: number | null;
-  card_exp_year: number | null;
-  card_holder_name: string | null;
-  card_country: string | null;
-  billing_details: string | null; // JSON
-  failure_code: string | null;
-  failure_message: string | null;
-  amount_refunded: number;
-  amount_refundable: number;
-  next_action_reason: string | null;
-  next_action_url: string | null;
-  requires_action_at: number | null;
-  processing_at: number | null;
-  succeeded_at: number | null;
-  failed_at: number | null;
-  expired_at: number | null;
-  refunded_at: number | null;
-  return_url: string | null;
-  customer_ip_address: string | null;
-  merchant_customer_id: string | null;
-  metadata: string | null; // JSON, Shape B
-  customer: string | null; // JSON, Shape B
-  callback_url: string | null;
-  hosted_token: string | null;
-  hosted_page_url: string | null;
-  /** Service-Version of the creating request (the browser return adds `status` for Shape B). */
-  api_version: string | null;
-  created_at: number;
-  updated_at: number;
-  version: number;
-}
-
-export const Payment = new EntitySchema<PaymentRow>({
+export const Payment = table({
   name: 'Payment',
   tableName: 'payments',
   columns: {
@@ -278,10 +206,11 @@ export const Payment = new EntitySchema<PaymentRow>({
     description: text(),
     card_brand: varchar(16, true),
     card_last4: varchar(4, true),
-    card_exp_month: { type: 'int', nullable: true },
-    card_exp_year: { type: 'int', nullable: true },
+    card_exp_month: int(true),
+    card_exp_year: int(true),
     card_holder_name: varchar(255, true),
     card_country: varchar(2, true),
+    /** JSON. */
     billing_details: text(),
     failure_code: varchar(40, true),
     failure_message: varchar(255, true),
@@ -298,15 +227,21 @@ export const Payment = new EntitySchema<PaymentRow>({
     return_url: varchar(2048, true),
     customer_ip_address: varchar(45, true),
     merchant_customer_id: varchar(255, true),
+    /** JSON, Shape B. */
     metadata: text(),
+    /** JSON, Shape B. */
     customer: text(),
     callback_url: varchar(2048, true),
+    /** The SHA-256 of the hosted page token (domain/hosted-page.ts); rows older than the hosted-token-hash migration kept the token itself. */
     hosted_token: varchar(64, true),
+    /** The token sealed with VAULT_KEY, to show the page URL again; the URLs below hold HOSTED_TOKEN_MARK in its place. */
+    hosted_token_sealed: varchar(128, true),
     hosted_page_url: varchar(2048, true),
+    /** Service-Version of the creating request (the browser return adds `status` for Shape B). */
     api_version: varchar(10, true),
     created_at: bigint(),
     updated_at: bigint(),
-    version: { type: 'int' },
+    version: int(),
   },
   uniques: [
     { name: 'uq_payments_id', columns: ['id'] },
@@ -320,28 +255,9 @@ export const Payment = new EntitySchema<PaymentRow>({
     { name: 'idx_payments_scope_status_created', columns: ['merchant_id', 'livemode', 'status', 'created_at'] },
   ],
 });
+export type PaymentRow = RowOf<typeof Payment>;
 
-export interface RefundRow {
-  seq: number;
-  id: string;
-  payment_id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount: number;
-  currency: string;
-  merchant_reference: number | null;
-  reason: string;
-  refund_type: string;
-  status: string;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
-  version: number;
-}
-
-export const Refund = new EntitySchema<RefundRow>({
+export const Refund = table({
   name: 'Refund',
   tableName: 'refunds',
   columns: {
@@ -361,42 +277,14 @@ export const Refund = new EntitySchema<RefundRow>({
     created_at: bigint(),
     updated_at: bigint(),
     completed_at: bigint(true),
-    version: { type: 'int' },
+    version: int(),
   },
   uniques: [{ name: 'uq_refunds_id', columns: ['id'] }],
   indices: [{ name: 'idx_refunds_payment', columns: ['payment_id', 'seq'] }],
 });
+export type RefundRow = RowOf<typeof Refund>;
 
-export interface PayoutRow {
-  seq: number;
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount: number;
-  currency: string;
-  status: string;
-  merchant_reference: number | null;
-  recipient_first_name: string;
-  recipient_last_name: string;
-  recipient_country: string;
-  destination_brand: string;
-  destination_last4: string;
-  destination_country: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  poll_attempts: number;
-  last_polled_at: number | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
-  version: number;
-  /** Canonical literal of the submitted initiator IP (audit only, never returned). */
-  initiator_ip_address: string | null;
-  /** Lowercased id, merchant reference and "first last" for the literal list search. */
-  search_text: string | null;
-}
-
-export const Payout = new EntitySchema<PayoutRow>({
+export const Payout = table({
   name: 'Payout',
   tableName: 'payouts',
   columns: {
@@ -416,13 +304,15 @@ export const Payout = new EntitySchema<PayoutRow>({
     destination_country: varchar(2, true),
     failure_code: varchar(40, true),
     failure_message: varchar(255, true),
-    poll_attempts: { type: 'int' },
+    poll_attempts: int(),
     last_polled_at: bigint(true),
     created_at: bigint(),
     updated_at: bigint(),
     completed_at: bigint(true),
-    version: { type: 'int' },
+    version: int(),
+    /** Canonical literal of the submitted initiator IP (audit only, never returned). */
     initiator_ip_address: varchar(45, true),
+    /** Lowercased id, merchant reference and "first last" for the literal list search. */
     search_text: text(),
   },
   uniques: [{ name: 'uq_payouts_id', columns: ['id'] }],
@@ -433,29 +323,9 @@ export const Payout = new EntitySchema<PayoutRow>({
     { name: 'idx_payouts_scope_amount', columns: ['merchant_id', 'livemode', 'currency', 'amount'] },
   ],
 });
+export type PayoutRow = RowOf<typeof Payout>;
 
-export interface EventRow {
-  seq: number;
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: string;
-  object_id: string;
-  /** The exact JSON body delivered to the merchant. */
-  payload: string;
-  /** The body for endpoints on 2024-06-01: the event with the Shape B payment (payment events only). */
-  payload_b: string | null;
-  /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook endpoints. */
-  endpoint: string | null;
-  created_at: number;
-  /**
-   * Set while the recording worker's relay owns the first attempts of the event's deliveries (until
-   * this time, ms); null once each was delivered, refused or went to a delivery workflow.
-   */
-  relay_lease_until_ms: number | null;
-}
-
-export const Event = new EntitySchema<EventRow>({
+export const Event = table({
   name: 'Event',
   tableName: 'events',
   columns: {
@@ -465,10 +335,17 @@ export const Event = new EntitySchema<EventRow>({
     livemode: boolean(),
     type: varchar(40),
     object_id: varchar(40),
+    /** The exact JSON body delivered to the merchant. */
     payload: text(false),
+    /** The body for endpoints on 2024-06-01: the event with the Shape B payment (payment events only). */
     payload_b: text(),
+    /** Set for a Shape B `callback_url` delivery: posted there instead of the merchant's webhook endpoints. */
     endpoint: varchar(2048, true),
     created_at: bigint(),
+    /**
+     * Set while the recording worker's relay owns the first attempts of the event's deliveries (until
+     * this time, ms); null once each was delivered, refused or went to a delivery workflow.
+     */
     relay_lease_until_ms: bigint(true),
   },
   uniques: [{ name: 'uq_events_id', columns: ['id'] }],
@@ -480,78 +357,61 @@ export const Event = new EntitySchema<EventRow>({
     { name: 'idx_events_created', columns: ['created_at'] },
   ],
 });
+export type EventRow = RowOf<typeof Event>;
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** One event to one endpoint (or to a Shape B `callback_url`), retried on its own. Times in ms. */
-export interface WebhookDeliveryRow {
-  seq: number;
-  id: string;
-  event_id: string;
-  /** Null for a Shape B `callback_url` delivery. */
-  endpoint_id: string | null;
-  merchant_id: string;
-  livemode: boolean;
-  /** The URL at the time of the event. */
-  url: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  next_attempt_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export const WebhookDelivery = new EntitySchema<WebhookDeliveryRow>({
+export const WebhookDelivery = table({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   columns: {
     seq: seq(),
     id: varchar(32),
     event_id: varchar(32),
+    /** Null for a Shape B `callback_url` delivery. */
     endpoint_id: varchar(32, true),
     merchant_id: varchar(32),
     livemode: boolean(),
+    /** The URL at the time of the event. */
     url: varchar(2048),
-    status: varchar(10),
-    attempts: { type: 'int' },
+    status: varchar<WebhookDeliveryStatus>(10),
+    attempts: int(),
     next_attempt_at: bigint(true),
     created_at: bigint(),
     updated_at: bigint(),
+    /** Retried until then (ms); null on rows older than the column: their creation plus the retry span. */
+    retry_until_ms: bigint(true),
+    /** When it last got a manual attempt (the Events API's retry). */
+    manual_attempt_at: bigint(true),
   },
   uniques: [
     { name: 'uq_webhook_deliveries_id', columns: ['id'] },
     { name: 'uq_webhook_deliveries_event_endpoint', columns: ['event_id', 'endpoint_id'] },
   ],
-  indices: [{ name: 'idx_webhook_deliveries_event', columns: ['event_id'] }],
+  indices: [
+    { name: 'idx_webhook_deliveries_event', columns: ['event_id'] },
+    { name: 'idx_webhook_deliveries_endpoint_queue', columns: ['endpoint_id', 'status', 'seq'] },
+  ],
 });
+export type WebhookDeliveryRow = RowOf<typeof WebhookDelivery>;
 
-export interface WebhookAttemptRow {
-  seq: number;
-  event_id: string;
-  /** The webhook_deliveries id of the delivery (an admin resend: that id and a suffix). */
-  delivery_id: string;
-  attempt: number;
-  endpoint: string;
-  status_code: number | null;
-  error: string | null;
-  latency_ms: number;
-  attempted_at_ms: number;
-}
-
-export const WebhookAttempt = new EntitySchema<WebhookAttemptRow>({
+export const WebhookAttempt = table({
   name: 'WebhookAttempt',
   tableName: 'webhook_attempts',
   columns: {
     seq: seq(),
     event_id: varchar(32),
+    /** The webhook_deliveries id of the delivery (an admin resend: that id and a suffix). */
     delivery_id: varchar(64),
-    attempt: { type: 'int' },
+    attempt: int(),
     endpoint: varchar(2048),
-    status_code: { type: 'int', nullable: true },
+    status_code: int(true),
     error: varchar(255, true),
-    latency_ms: { type: 'int' },
+    latency_ms: int(),
     attempted_at_ms: bigint(),
   },
 });
+export type WebhookAttemptRow = RowOf<typeof WebhookAttempt>;
 
 export const ENTITIES = [Merchant, WebhookSecret, WebhookEndpoint, ApiKey, IdempotencyRecord, CardVault, Payment, Refund, Payout, Event, WebhookDelivery, WebhookAttempt];

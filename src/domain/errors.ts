@@ -1,11 +1,12 @@
 // The error catalogue (docs/api-reference.md, "Errors"; Shape B codes: docs/shape-b.md): one error
 // type for the whole service; the API turns it into an envelope with one mapper.
 export const ERROR_CATALOGUE = {
-  actor_forbidden: { status: 403, message: 'This API key is not allowed to create refunds.' },
+  actor_forbidden: { status: 403, message: 'This API key is restricted: it is not allowed to perform this operation.' },
   amount_exceeds_refundable: { status: 422, message: 'The amount exceeds the amount still refundable on this payment.' },
   currency_not_supported: { status: 422, message: 'This currency is not enabled for your account.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly with the same key.' },
   idempotency_key_reused: { status: 409, message: 'This Idempotency-Key was already used with a different request.' },
+  idempotency_replay_unavailable: { status: 409, message: 'The answer saved for this Idempotency-Key held a webhook secret that has since been rotated away, so it is not replayed; rotate the secret to get a new one.' },
   internal_error: { status: 500, message: 'An unexpected error occurred; retry with the same Idempotency-Key.' },
   invalid_api_key: { status: 401, message: 'The API key is missing, malformed, invalid, expired or revoked.' },
   invalid_card: { status: 422, message: 'The destination card number is invalid.' },

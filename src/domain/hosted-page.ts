@@ -1,13 +1,49 @@
 // The hosted payment page's rules: when its form takes a card, and the card form's fields and their
 // checks. Pure: the shopper's input in, either a card ready for the vault or messages for the page.
 // Messages are written for shoppers and never echo the card number or CVC.
+import { createHash } from 'node:crypto';
 import { cardExpired, isTestCard, luhnValid } from './cards';
 import type { PaymentView } from './payment';
-import { characterCount, sliceCharacters } from './text';
+import { characterCount, forbiddenControlIn, sliceCharacters } from './text';
+
+/**
+ * What the database keeps of a hosted page token: its SHA-256, as of an API key. The page looks its
+ * Payment up by the hash of the token in its URL; the token itself is kept only sealed, to show the
+ * page's URL to the merchant again (read-models/payments.ts).
+ */
+export function hostedTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Stands for the token in the page URLs a Payment row keeps. */
+export const HOSTED_TOKEN_MARK = '{hosted_token}';
 
 /** The form accepts a card only while the Payment waits for exactly this step. */
 export function hostedPageOpen(payment: Pick<PaymentView, 'status' | 'next_action'>): boolean {
   return payment.status === 'REQUIRES_ACTION' && payment.next_action?.reason === 'hosted_payment_page';
+}
+
+// A CSP host-source is a name of letters, digits and hyphens between dots, or an IPv4 address; an
+// optional port. Anything else in a URL's host (`;`, `,`, quotes, spaces, brackets) would end the
+// source and start another directive, and WHATWG URL parsing lets most of it through.
+const CSP_SAFE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/**
+ * The origin of `url` as a CSP source expression (`https://shop.example:8443`), or null when the URL
+ * is not absolute http(s) or its host cannot be written in a CSP header as it is. The hosted page
+ * puts the merchant's return origin in its `form-action` directive, so a `return_url` (Shape B:
+ * `redirect_url`) must pass this (docs/hosted-page.md, "Security headers").
+ */
+export function cspSourceOf(url: string): string | null {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return null;
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return null;
+  if (!CSP_SAFE_HOST.test(target.hostname)) return null;
+  return target.origin;
 }
 
 export const CARD_FIELDS = ['card_number', 'exp', 'cvc', 'cardholder_name'] as const;
@@ -98,7 +134,8 @@ function checkCvc(raw: string): string | undefined {
 function checkName(raw: string): string | undefined {
   if (raw === '') return 'Enter the name on the card.';
   if (characterCount(raw) > MAX_NAME_LENGTH) return `The name can be at most ${MAX_NAME_LENGTH} characters.`;
-  if (/[\u0000-\u001f\u007f]/.test(raw)) return 'The name contains characters that are not allowed.';
+  // One line: no tab or line break either, on top of what every text refuses (text.ts).
+  if (/[\u0000-\u001f]/.test(raw) || forbiddenControlIn(raw)) return 'The name contains characters that are not allowed.';
   return undefined;
 }
 

@@ -63,6 +63,11 @@ export function parseIpLiteral(input: string): ParsedIp | null {
   return null;
 }
 
+/** The canonical form of an IP literal; what is not one stays as it is (schemas refuse it first). */
+export function canonicalIp(literal: string): string {
+  return parseIpLiteral(literal)?.canonical ?? literal;
+}
+
 // IPv4 ranges that are globally reachable unicast (AS112 and AMT are anycast services).
 const PUBLIC_V4_RANGES = new Set(['unicast', 'as112', 'amt']);
 const PUBLIC_V6_RANGES = new Set(['unicast', 'as112v6', 'amt']);
@@ -105,4 +110,15 @@ export function isPublicUnicastIp(canonical: string): boolean {
 export function isLoopbackIp(canonical: string): boolean {
   const parsed = parseIpLiteral(canonical);
   return parsed !== null && ipaddr.process(parsed.canonical).range() === 'loopback';
+}
+
+/**
+ * One spelling per client address, for limits kept per client: an IPv4 client seen through a
+ * dual-stack socket (`::ffff:10.0.0.1`) is `10.0.0.1`. Anything that is not an IP literal stays as given.
+ */
+export function clientAddressKey(raw: string): string {
+  const parsed = parseIpLiteral(raw);
+  if (parsed === null) return raw;
+  const address = ipaddr.process(parsed.canonical);
+  return address.kind() === 'ipv4' ? address.toString() : parsed.canonical;
 }

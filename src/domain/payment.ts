@@ -9,8 +9,6 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type IntegrationType = 'DIRECT' | 'HOSTED_PAYMENT_PAGE';
 export type NextActionReason = 'hosted_payment_page' | 'three_d_secure';
 
-export const TERMINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['FAILED', 'EXPIRED'];
-
 /** Allowed moves; anything else is a bug the workflow refuses to make. */
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   PENDING: ['REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'],
@@ -113,6 +111,49 @@ export interface PaymentView {
   updated_at: number;
   /** Increases with every change; the read model ignores older versions. */
   version: number;
+}
+
+/** What a create decides of a new Payment; the rest is how every Payment starts. */
+export type NewPaymentFields = Pick<PaymentView,
+  'id' | 'merchant_id' | 'livemode' | 'amount' | 'currency' | 'integration_type' | 'merchant_reference' | 'description' | 'card'
+  | 'billing_details' | 'next_action' | 'return_url' | 'customer_ip_address' | 'merchant_customer_id' | 'metadata' | 'customer'
+  | 'callback_url' | 'hosted_token' | 'hosted_page_url' | 'api_version'>;
+
+/** A Payment as its create hands it to its workflow: PENDING, nothing refunded, version 0, created `now`. */
+export function newPayment(p: NewPaymentFields, now: number): PaymentView {
+  return {
+    id: p.id,
+    merchant_id: p.merchant_id,
+    livemode: p.livemode,
+    amount: p.amount,
+    currency: p.currency,
+    status: 'PENDING',
+    integration_type: p.integration_type,
+    merchant_reference: p.merchant_reference,
+    description: p.description,
+    card: p.card,
+    billing_details: p.billing_details,
+    failure_code: null,
+    failure_message: null,
+    amount_refunded: 0,
+    amount_refundable: 0,
+    refunds: [],
+    status_transitions: emptyTransitions(),
+    next_action: p.next_action,
+    refunded_at: null,
+    return_url: p.return_url,
+    customer_ip_address: p.customer_ip_address,
+    merchant_customer_id: p.merchant_customer_id,
+    metadata: p.metadata,
+    customer: p.customer,
+    callback_url: p.callback_url,
+    hosted_token: p.hosted_token,
+    hosted_page_url: p.hosted_page_url,
+    api_version: p.api_version,
+    created_at: now,
+    updated_at: now,
+    version: 0,
+  };
 }
 
 export function emptyTransitions(): StatusTransitions {

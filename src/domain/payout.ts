@@ -52,6 +52,33 @@ export interface PayoutView {
   version: number;
 }
 
+/** What a submission decides of a new Payout; the rest is how every Payout starts. */
+export type NewPayoutFields = Pick<PayoutView, 'id' | 'merchant_id' | 'livemode' | 'amount' | 'currency' | 'merchant_reference' | 'recipient' | 'destination' | 'initiator_ip_address'>;
+
+/** A Payout as its submission hands it to its workflow: PENDING, never polled, version 0, created `now`. */
+export function newPayout(p: NewPayoutFields, now: number): PayoutView {
+  return {
+    id: p.id,
+    merchant_id: p.merchant_id,
+    livemode: p.livemode,
+    amount: p.amount,
+    currency: p.currency,
+    status: 'PENDING',
+    merchant_reference: p.merchant_reference,
+    recipient: p.recipient,
+    destination: p.destination,
+    initiator_ip_address: p.initiator_ip_address,
+    failure_code: null,
+    failure_message: null,
+    poll_attempts: 0,
+    last_polled_at: null,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+    version: 0,
+  };
+}
+
 export const MAX_RECIPIENT_NAME_LENGTH = 255;
 
 /** 1 to 255 characters (code points) with at least one that is not whitespace. */
@@ -88,28 +115,4 @@ export function checkDestinationCard(number: string, livemode: boolean): Destina
  */
 export function destinationCountry(livemode: boolean): string | null {
   return livemode ? null : 'US';
-}
-
-export interface PollSchedule {
-  initialSeconds: number;
-  maxSeconds: number;
-}
-
-/** What the provider's last answer said about the next look. */
-export interface PollHint {
-  /** A 429's Retry-After: never ask sooner. */
-  retryAfterSeconds?: number | null;
-  /** A processing payout settles at this time (ms): look then. */
-  settleAtMs?: number | null;
-}
-
-/** Milliseconds until the next look: the backoff interval, unless the provider said better. */
-export function pollDelayMs(intervalSeconds: number, hint: PollHint, nowMs: number): number {
-  if (hint.settleAtMs !== undefined && hint.settleAtMs !== null) return Math.max(hint.settleAtMs - nowMs, 50);
-  return Math.max(intervalSeconds, hint.retryAfterSeconds ?? 0) * 1000;
-}
-
-/** Exponential backoff, capped. */
-export function nextPollInterval(intervalSeconds: number, schedule: PollSchedule): number {
-  return Math.min(Math.max(intervalSeconds, schedule.initialSeconds) * 2, schedule.maxSeconds);
 }

@@ -21,8 +21,16 @@ function sumWhere(entries: readonly RefundLedgerEntry[], keep: (e: RefundLedgerE
   return sum;
 }
 
-// In-progress refunds hold their amount so that two concurrent refunds cannot both pass.
-function isActive(entry: RefundLedgerEntry): boolean {
+/** A refund whose outcome is known: SUCCEEDED or FAILED. Until then it is in flight (PENDING, PROCESSING). */
+export function isTerminalRefundStatus(status: RefundStatus): boolean {
+  return status === 'SUCCEEDED' || status === 'FAILED';
+}
+
+/**
+ * A refund that holds its amount of the Payment: any but a FAILED one. A refund in flight holds it
+ * too, so that two concurrent refunds cannot both pass.
+ */
+export function holdsAmount(entry: Pick<RefundLedgerEntry, 'status'>): boolean {
   return entry.status !== 'FAILED';
 }
 
@@ -37,7 +45,7 @@ export function amountRefundable(
   entries: readonly RefundLedgerEntry[],
 ): number {
   if (paymentStatus !== 'SUCCEEDED') return 0;
-  return Math.max(0, amount - sumWhere(entries, isActive));
+  return Math.max(0, amount - sumWhere(entries, holdsAmount));
 }
 
 // FULL only for the whole Payment amount with nothing succeeded or in progress; a FAILED refund
@@ -47,7 +55,7 @@ export function refundType(
   requested: number,
   entries: readonly RefundLedgerEntry[],
 ): RefundType {
-  return requested === paymentAmount && !entries.some(isActive) ? 'FULL' : 'PARTIAL';
+  return requested === paymentAmount && !entries.some(holdsAmount) ? 'FULL' : 'PARTIAL';
 }
 
 export function checkRefund(

@@ -14,6 +14,8 @@ export interface WebhookEndpointView {
   description: string | null;
   apiVersion: string;
   status: WebhookEndpointStatus;
+  /** Why a disabled endpoint is: `failing` when the service disabled it (3 days without a 2xx); else null. */
+  disabledReason: 'failing' | null;
   /** Unix seconds. */
   createdAt: number;
 }

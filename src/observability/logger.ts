@@ -1,6 +1,7 @@
 // Structured JSON logs. Known secret fields are censored by path, and every string argument goes
 // through the card-number redactor, so a PAN that slips into a message is still masked.
 import pino, { type Logger } from 'pino';
+import { config } from '../config';
 import { redactCardNumbers } from '../domain/cards';
 
 const REDACT_PATHS = [
@@ -28,6 +29,20 @@ export function createLogger(name: string, level: string, destination?: pino.Des
     },
     destination,
   );
+}
+
+/**
+ * An entry point's logger, at LOG_LEVEL. Made before the settings are known to be valid: when they
+ * are not, it logs at `info`, and the entry point's start then fails naming the variable.
+ */
+export function processLogger(name: string): Logger {
+  let level = 'info';
+  try {
+    level = config().logLevel;
+  } catch {
+    // reported by the entry point's start
+  }
+  return createLogger(name, level);
 }
 
 export { redactSecrets };

@@ -1,5 +1,5 @@
 // Prometheus metrics of the API process: GET /metrics on the public port, or on API_METRICS_PORT.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export class ApiMetrics {
   readonly registry = new Registry();
@@ -20,6 +20,15 @@ export class ApiMetrics {
   readonly workflowOutcomes = new Counter({
     name: 'workflow_outcomes_total', help: 'Statuses answered by synchronous workflow operations.',
     labelNames: ['workflow', 'status'] as const, registers: [this.registry],
+  });
+  /** 1 while the shared request-limit store (REDIS_URL) answers; 0 while each process limits alone. */
+  readonly rateLimitStoreUp = new Gauge({
+    name: 'rate_limit_store_up', help: 'Whether the Redis of the shared request limits answers (always 0 without REDIS_URL).',
+    registers: [this.registry],
+  });
+  readonly rateLimitStoreFallbacks = new Counter({
+    name: 'rate_limit_store_fallbacks_total', help: 'Request-limit checks counted in the process because the Redis of REDIS_URL did not answer in time.',
+    registers: [this.registry],
   });
 
   constructor() {

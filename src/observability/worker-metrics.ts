@@ -25,6 +25,11 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  readonly pollingSuspensions = new Counter({
+    name: 'worker_polling_suspensions_total', help: 'Times this worker stopped taking tasks because its database did not answer.',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

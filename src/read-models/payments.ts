@@ -6,13 +6,28 @@ import { entityColumns } from '../db/entity-columns';
 import type { CardBrand } from '../domain/cards';
 import type { FailureCode } from '../domain/failure-codes';
 import type { IntegrationType, NextActionReason, PaymentStatus, PaymentStatusFilter, PaymentView, RefundView } from '../domain/payment';
+import { HOSTED_TOKEN_MARK, hostedTokenHash } from '../domain/hosted-page';
 import type { RefundStatus } from '../domain/refunds';
+import type { SecretBox } from '../vault/crypto';
 import { cutPage, pageRows, rowsInSeqOrder, seqPageOf, type CursorNotFound } from './seq-pages';
 import { retryingDeadlocks, upsertVersioned, type UpsertOptions } from './versioned-upsert';
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
-export function paymentToRow(view: PaymentView): Omit<PaymentRow, 'seq'> {
+/**
+ * Seals a hosted page token for its Payment's row and opens it again: the vault's SecretBox, with the
+ * payment id as associated data, so a sealed token copied to another row does not open.
+ */
+export type HostedTokenBox = Pick<SecretBox, 'seal' | 'open'>;
+
+/**
+ * The row keeps no hosted page token in clear (docs/hosted-page.md, "The token"): `hosted_token` is
+ * its hash, which the page looks up; the token is sealed in `hosted_token_sealed`; the page URLs
+ * hold HOSTED_TOKEN_MARK in its place.
+ */
+export function paymentToRow(view: PaymentView, box: HostedTokenBox): Omit<PaymentRow, 'seq'> {
+  const token = view.hosted_token;
+  const withoutToken = (url: string | null) => (token && url ? url.split(token).join(HOSTED_TOKEN_MARK) : url);
   return {
     id: view.id,
     merchant_id: view.merchant_id,
@@ -35,7 +50,7 @@ export function paymentToRow(view: PaymentView): Omit<PaymentRow, 'seq'> {
     amount_refunded: view.amount_refunded,
     amount_refundable: view.amount_refundable,
     next_action_reason: view.next_action?.reason ?? null,
-    next_action_url: view.next_action?.redirect_url ?? null,
+    next_action_url: withoutToken(view.next_action?.redirect_url ?? null),
     requires_action_at: view.status_transitions.requires_action_at,
     processing_at: view.status_transitions.processing_at,
     succeeded_at: view.status_transitions.succeeded_at,
@@ -48,8 +63,9 @@ export function paymentToRow(view: PaymentView): Omit<PaymentRow, 'seq'> {
     metadata: view.metadata ? JSON.stringify(view.metadata) : null,
     customer: view.customer ? JSON.stringify(view.customer) : null,
     callback_url: view.callback_url,
-    hosted_token: view.hosted_token,
-    hosted_page_url: view.hosted_page_url ?? null,
+    hosted_token: token ? hostedTokenHash(token) : null,
+    hosted_token_sealed: token ? box.seal(token, view.id) : null,
+    hosted_page_url: withoutToken(view.hosted_page_url ?? null),
     api_version: view.api_version ?? null,
     created_at: view.created_at,
     updated_at: view.updated_at,
@@ -96,7 +112,15 @@ export function rowToRefund(row: RefundRow): RefundView {
   };
 }
 
-export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView {
+/**
+ * The Payment of a row, its hosted page URLs with their token again. A row written before the
+ * hosted-token-hash migration has no sealed token: its URLs still hold the token, and its view none
+ * (the next projection of its Payment writes it anew).
+ */
+export function rowToPayment(row: PaymentRow, refunds: RefundRow[], box: HostedTokenBox): PaymentView {
+  const token = row.hosted_token_sealed ? box.open(row.hosted_token_sealed, row.id) : null;
+  const withToken = (url: string | null) => (token && url ? url.split(HOSTED_TOKEN_MARK).join(token) : url);
+  const nextActionUrl = withToken(row.next_action_url);
   return {
     id: row.id,
     merchant_id: row.merchant_id,
@@ -128,8 +152,8 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
       failed_at: row.failed_at,
       expired_at: row.expired_at,
     },
-    next_action: row.next_action_reason && row.next_action_url
-      ? { reason: row.next_action_reason as NextActionReason, redirect_url: row.next_action_url }
+    next_action: row.next_action_reason && nextActionUrl
+      ? { reason: row.next_action_reason as NextActionReason, redirect_url: nextActionUrl }
       : null,
     refunded_at: row.refunded_at,
     return_url: row.return_url,
@@ -138,8 +162,8 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
     metadata: json(row.metadata),
     customer: json(row.customer),
     callback_url: row.callback_url,
-    hosted_token: row.hosted_token,
-    hosted_page_url: row.hosted_page_url,
+    hosted_token: token,
+    hosted_page_url: withToken(row.hosted_page_url),
     api_version: row.api_version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -151,16 +175,16 @@ export function rowToPayment(row: PaymentRow, refunds: RefundRow[]): PaymentView
  * One transaction: the Payment row and its Refund rows move together. `likelyNew`: the Payment a
  * create answers, which the projector has usually not written yet; `exists`: its row was read before.
  */
-export async function recordPaymentProjection(dataSource: DataSource, view: PaymentView, options: UpsertOptions = {}): Promise<void> {
+export async function recordPaymentProjection(dataSource: DataSource, box: HostedTokenBox, view: PaymentView, options: UpsertOptions = {}): Promise<void> {
   // Without refunds the Payment is one row, and each of its statements is atomic on its own.
   if (view.refunds.length === 0) {
-    await retryingDeadlocks(() => upsertVersioned(dataSource.manager, Payment, paymentToRow(view), options));
+    await retryingDeadlocks(() => upsertVersioned(dataSource.manager, Payment, paymentToRow(view, box), options));
     return;
   }
   await retryingDeadlocks(() => dataSource.transaction(async (manager) => {
     // A Payment row at this version or newer was written with every refund that had moved by then
     // (its writer's, in this same transaction): its refunds are at least this new too.
-    if (!(await upsertVersioned(manager, Payment, paymentToRow(view), options))) return;
+    if (!(await upsertVersioned(manager, Payment, paymentToRow(view, box), options))) return;
     // Only the refunds whose state moved: a Payment refunded many times would otherwise rewrite
     // every earlier refund on each change (a statement each; quadratic on a hot Payment).
     const stored = await storedRefundStates(manager, view.id, view.refunds.map((r) => r.id));
@@ -204,7 +228,7 @@ export interface Scope {
  * come from one consistent read, so a new refund status never pairs with an old balance (the
  * projection writes them in one transaction).
  */
-export async function findPayment(dataSource: DataSource, scope: Scope, id: string): Promise<PaymentView | null> {
+export async function findPayment(dataSource: DataSource, box: HostedTokenBox, scope: Scope, id: string): Promise<PaymentView | null> {
   // A hot read (entity-columns.ts): one statement, the Payment with its refunds. The refunds are
   // put in order here: an ORDER BY on the joined table costs MariaDB a temporary table.
   const p = entityColumns(dataSource, Payment, 'p');
@@ -216,12 +240,13 @@ export async function findPayment(dataSource: DataSource, scope: Scope, id: stri
   const payment = rows.length ? p.hydrate(rows[0]!) : null;
   if (!payment) return null;
   const refunds = rows.flatMap((raw) => r.hydrate(raw) ?? []).sort((a, b) => a.seq - b.seq);
-  return rowToPayment(payment, refunds);
+  return rowToPayment(payment, refunds, box);
 }
 
-export async function findPaymentByHostedToken(dataSource: DataSource, token: string): Promise<PaymentView | null> {
-  const row = await dataSource.getRepository(Payment).findOneBy({ hosted_token: token });
-  return row ? rowToPayment(row, []) : null;
+/** The Payment whose hosted page the token opens: looked up by the token's hash. */
+export async function findPaymentByHostedToken(dataSource: DataSource, box: HostedTokenBox, token: string): Promise<PaymentView | null> {
+  const row = await dataSource.getRepository(Payment).findOneBy({ hosted_token: hostedTokenHash(token) });
+  return row ? rowToPayment(row, [], box) : null;
 }
 
 export interface PaymentListQuery {
@@ -244,12 +269,12 @@ const FEW_IN_WINDOW = 10_000;
  * `seq` keep pages stable while Payments are created: no Payment that existed when a walk began is
  * shown twice or skipped.
  */
-export async function listPayments(dataSource: DataSource, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
+export async function listPayments(dataSource: DataSource, box: HostedTokenBox, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
   // One transaction for the page and its refunds, as in findPayment.
-  return dataSource.transaction((manager) => listPaymentsIn(manager, scope, query));
+  return dataSource.transaction((manager) => listPaymentsIn(manager, box, scope, query));
 }
 
-async function listPaymentsIn(manager: EntityManager, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
+async function listPaymentsIn(manager: EntityManager, box: HostedTokenBox, scope: Scope, query: PaymentListQuery): Promise<{ data: PaymentView[]; hasMore: boolean } | CursorNotFound> {
   const repo = manager.getRepository(Payment);
   const page = await seqPageOf(repo, scope, query);
   if ('cursorNotFound' in page) return page;
@@ -263,7 +288,7 @@ async function listPaymentsIn(manager: EntityManager, scope: Scope, query: Payme
   const refunds = rows.length
     ? await manager.getRepository(Refund).createQueryBuilder('r').where('r.payment_id IN (:...ids)', { ids: rows.map((p) => p.id) }).orderBy('r.seq', 'ASC').getMany()
     : [];
-  return { data: rows.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id))), hasMore };
+  return { data: rows.map((row) => rowToPayment(row, refunds.filter((r) => r.payment_id === row.id), box)), hasMore };
 }
 
 function applyScopeAndFilters(qb: SelectQueryBuilder<PaymentRow>, scope: Scope, query: PaymentListQuery): void {

@@ -177,17 +177,6 @@ async function addToCreatedHour(manager: EntityManager, scopeId: number, created
     [scopeId, Math.floor(createdAt / CREATED_BUCKET_SECONDS), seq, seq]);
 }
 
-/** Rebuilds `payout_created_hours` from the payout rows (of one scope, or all): the bench seed. */
-export async function backfillCreatedHours(manager: EntityManager, scopeId?: number): Promise<void> {
-  const hour = isMysql(manager) ? `p.created_at DIV ${CREATED_BUCKET_SECONDS}` : `p.created_at / ${CREATED_BUCKET_SECONDS}`; // integer division
-  await manager.query(`
-    INSERT INTO payout_created_hours (scope_id, hour, payout_count, min_seq, max_seq)
-    SELECT s.id, ${hour}, COUNT(*), MIN(p.seq), MAX(p.seq)
-    FROM payouts p JOIN payout_scopes s ON s.merchant_id = p.merchant_id AND s.livemode = p.livemode
-    ${scopeId === undefined ? '' : 'WHERE s.id = ?'}
-    GROUP BY s.id, ${hour}`, scopeId === undefined ? [] : [scopeId]);
-}
-
 /** A creation-time window [gte, lt) of a scope, either bound open. */
 export interface CreatedWindow {
   gte?: number;
@@ -284,22 +273,6 @@ export async function groupedPayoutCount(source: DataSource | EntityManager, mer
   }
   const rows = (await source.query(`SELECT SUM(payout_count) AS total FROM payout_counts WHERE ${conditions.join(' AND ')}`, params)) as Array<{ total: number | string | null }>;
   return Number(rows[0]?.total ?? 0);
-}
-
-/** Every payout of a scope that has a search text, in `seq` order, a batch at a time: what the bench seed reads. */
-export async function forEachPayoutTextBatch(
-  manager: EntityManager, scope: { merchantId: string; livemode: unknown }, batchSize: number,
-  fn: (rows: Array<{ seq: number; searchText: string }>) => Promise<void> | void,
-): Promise<void> {
-  for (let after = 0; ;) {
-    const rows = (await manager.query(
-      `SELECT seq, search_text FROM payouts WHERE merchant_id = ? AND livemode = ? AND seq > ? ORDER BY seq LIMIT ${Math.trunc(batchSize)}`,
-      [scope.merchantId, scope.livemode, after],
-    )) as Array<{ seq: number | string; search_text: string | null }>;
-    if (!rows.length) return;
-    await fn(rows.flatMap((row) => (row.search_text === null ? [] : [{ seq: Number(row.seq), searchText: String(row.search_text) }])));
-    after = Number(rows[rows.length - 1]!.seq);
-  }
 }
 
 /** Inserts suffix rows (already present ones are kept): used by the projection. */

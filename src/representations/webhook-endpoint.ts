@@ -11,6 +11,7 @@ export function serializeWebhookEndpoint(endpoint: WebhookEndpointView, secret?:
     description: endpoint.description,
     api_version: endpoint.apiVersion,
     status: endpoint.status,
+    disabled_reason: endpoint.disabledReason,
     created_at: endpoint.createdAt,
     livemode: endpoint.livemode,
     ...(secret === undefined ? {} : { secret }),

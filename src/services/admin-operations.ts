@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ApiKey, Event, Merchant, WebhookDelivery, type MerchantRow } from '../db/entities';
 import { findEventWithAttempts, latestEventsOfMerchant } from '../read-models/events';
 import { generateApiKey, hashApiKey, keyHint, type KeyMode } from '../domain/api-keys';
+import { forbiddenControlIn } from '../domain/text';
 import { newId } from '../domain/ids';
 import { normalizeCurrency, isIsoCurrency } from '../domain/money';
 import { DEFAULT_VERSION, isKnownVersion } from '../representations/versions';
@@ -55,6 +56,9 @@ export class AdminOperations {
 
   async createMerchant(input: CreateMerchantInput) {
     if (!input.name.trim()) throw new AdminError('--name is required');
+    // The name is shown to shoppers on the hosted page: no NUL or bidi override (domain/text.ts).
+    const control = forbiddenControlIn(input.name);
+    if (control) throw new AdminError(`--name holds the control character ${control}, which is refused`);
     const id = newId('merchant');
     const ts = now();
     let webhookSecret = '';

@@ -27,5 +27,5 @@ export async function authenticateKey(dataSource: DataSource, hash: string, mode
     return null;
   }
   const { key, merchant } = found;
-  return { apiKeyId: key.id, merchant, mode: key.mode, livemode: key.mode === 'live', canRefund: key.can_refund };
+  return { apiKeyId: key.id, merchant, mode: key.mode, livemode: key.mode === 'live', restricted: !key.can_refund };
 }

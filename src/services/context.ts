@@ -6,16 +6,20 @@ import type { Config } from '../config';
 import type { MerchantRow, Mode } from '../db/entities';
 import type { Logger } from '../observability/logger';
 import type { ApiMetrics } from '../observability/metrics';
-import type { TokenBuckets } from '../domain/rate-limit';
 import type { CardVaultStore } from '../vault/card-vault';
 import type { SecretBox } from '../vault/crypto';
+import type { RequestLimits } from '../web/request-limits';
 
 export interface AuthContext {
   apiKeyId: string;
   merchant: MerchantRow;
   mode: Mode;
   livemode: boolean;
-  canRefund: boolean;
+  /**
+   * A restricted key (admin `key create --no-refunds`): no refunds, payouts, webhook endpoint changes
+   * or event resends (docs/api-reference.md, "Restricted keys"). Stored as the key's `can_refund`.
+   */
+  restricted: boolean;
 }
 
 export interface Deps {
@@ -26,8 +30,8 @@ export interface Deps {
   secretBox: SecretBox;
   logger: Logger;
   metrics: ApiMetrics;
-  /** Per-API-key request rate limit of this API process. */
-  rateLimiter: TokenBuckets;
+  /** Per-API-key and per-address request limits (shared across replicas with REDIS_URL). */
+  rateLimiter: RequestLimits;
 }
 
 /** The account and mode an API key sees: every read and write of a request stays inside it. */

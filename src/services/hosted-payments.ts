@@ -5,19 +5,21 @@ import type { Deps } from './context';
 import { Merchant, Payment } from '../db/entities';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
-import { hostedPageOpen, parseCardForm, type FieldErrors, type SafeFormValues, type ValidCard } from '../domain/hosted-page';
+import { cspSourceOf, hostedPageOpen, parseCardForm, type FieldErrors, type SafeFormValues, type ValidCard } from '../domain/hosted-page';
 import { isId } from '../domain/ids';
 import type { PaymentView } from '../domain/payment';
 import { merchantReturnUrl } from './return-url';
 import { findPaymentByHostedToken, rowToPayment } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
-import { submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../../workflows/contracts/payment';
+import { submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../../contracts/payment';
 import { unansweredCreateError } from './payments';
 
 /** Hosted tokens are 32 base62 characters (PaymentService.create); anything else is not looked up. */
 const HOSTED_TOKEN = /^[A-Za-z0-9]{32}$/;
 
 export interface Checkout {
+  /** The token of the page's URL (the row keeps only its hash). */
+  token: string;
   payment: PaymentView;
   merchantName: string;
 }
@@ -38,10 +40,10 @@ export class HostedPaymentService {
 
   async load(token: string): Promise<Checkout | null> {
     if (!HOSTED_TOKEN.test(token)) return null;
-    const payment = await findPaymentByHostedToken(this.deps.dataSource, token);
+    const payment = await findPaymentByHostedToken(this.deps.dataSource, this.deps.secretBox, token);
     if (!payment || payment.integration_type !== 'HOSTED_PAYMENT_PAGE') return null;
     const merchant = await this.deps.dataSource.getRepository(Merchant).findOneBy({ id: payment.merchant_id });
-    return { payment, merchantName: merchant?.name ?? 'Merchant' };
+    return { token, payment, merchantName: merchant?.name ?? 'Merchant' };
   }
 
   /**
@@ -50,7 +52,7 @@ export class HostedPaymentService {
    */
   async returnUrl(paymentId: string): Promise<string | null> {
     const row = isId('payment', paymentId) ? await this.deps.dataSource.getRepository(Payment).findOneBy({ id: paymentId }) : null;
-    return row ? merchantReturnUrl(rowToPayment(row, [])) : null;
+    return row ? merchantReturnUrl(rowToPayment(row, [], this.deps.secretBox)) : null;
   }
 
   /**
@@ -60,7 +62,11 @@ export class HostedPaymentService {
   formActionOrigins(payment: PaymentView): string[] {
     const { config } = this.deps;
     const providerUrl = payment.livemode ? config.liveProviderUrl : config.sandboxUrl;
-    return [payment.return_url, providerUrl].flatMap((url) => (url ? [new URL(url).origin] : []));
+    // A stored URL whose host a CSP cannot carry (accepted before that was checked) is left out.
+    return [payment.return_url, providerUrl].flatMap((url) => {
+      const source = url ? cspSourceOf(url) : null;
+      return source ? [source] : [];
+    });
   }
 
   async submit(token: string, form: URLSearchParams): Promise<SubmitResult> {
@@ -130,7 +136,6 @@ export class HostedPaymentService {
   }
 
   private async reload(checkout: Checkout): Promise<Checkout> {
-    const token = checkout.payment.hosted_token;
-    return (token ? await this.load(token) : null) ?? checkout;
+    return (await this.load(checkout.token)) ?? checkout;
   }
 }

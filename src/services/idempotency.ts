@@ -1,4 +1,4 @@
-// Idempotency (docs/api-reference.md, "Idempotency"; docs/architecture.md): a claim row per (API
+// Idempotency (docs/api-reference.md, "Idempotency"; docs/decisions.md, 6): a claim row per (API
 // key, operation, key) is inserted before any work. It binds the key to a fingerprint and to the id
 // of the object the operation creates; that id becomes the workflow id, so a retry after an error
 // or a crash drives the same workflow and never creates a second object. Only 2xx answers are saved
@@ -70,9 +70,11 @@ export class IdempotencyStore {
 
   /**
    * Keeps a running request's claim: the lease is what tells a dead request from a slow one (a
-   * Shape B create can wait for two workflow updates), so a live process renews it every half
-   * lease. A request shorter than that writes nothing more. `stop()` answers the lease it holds
-   * last, or null once another request took the claim over (this process stalled past it).
+   * Shape B create can wait for two workflow updates), so a live process renews it every third of
+   * the lease: the lease stays short (a dead process's key is free again within it) and one
+   * renewal that fails or comes late still leaves the next in time. A request shorter than that
+   * writes nothing more. `stop()` answers the lease it holds last, or null once another request
+   * took the claim over (this process stalled past it).
    */
   private holdLease(claim: Claim, leaseMs: number): { stop: () => Promise<number | null> } {
     let heldUntilMs: number | null = claim.lockedUntilMs;
@@ -85,7 +87,7 @@ export class IdempotencyStore {
     };
     const timer = setInterval(() => {
       renewing = renewing.then(renew).catch(() => undefined); // a failed renewal is tried again next time
-    }, Math.max(1, Math.floor(leaseMs / 2)));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
     timer.unref();
     return {
       stop: async () => {

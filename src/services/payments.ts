@@ -5,14 +5,14 @@ import type { Config } from '../config';
 import { cardExpired, maskedCard } from '../domain/cards';
 import { ApiError } from '../domain/errors';
 import { randomBase62 } from '../domain/ids';
-import { emptyTransitions, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
+import { newPayment, type BillingDetails, type CardSummary, type IntegrationType, type PaymentView } from '../domain/payment';
 import { findPayment, listPayments, recordPaymentProjection, type PaymentListQuery } from '../read-models/payments';
 import type { Unanswered } from '../provider/types';
 import { executeUpdate, executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
-import { searchAttributesFor } from '../../workflows/contracts/search-attributes';
+import { searchAttributesFor } from '../../contracts/search-attributes';
 import {
   createUpdate, paymentWorkflow, providerEventUpdate, type CreateOutcome, type PaymentSettings, type PaymentWorkflowInput,
-} from '../../workflows/contracts/payment';
+} from '../../contracts/payment';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
 
 export interface NewPayment {
@@ -42,10 +42,11 @@ export function paymentSettings(config: Config, paymentId: string): PaymentSetti
     abandonAfterSeconds: config.paymentActionTtlSeconds,
     refundWindowSeconds: config.refundWindowSeconds,
     refundsPerRun: config.refundsPerRun,
-    notifyUrl: `${config.publicBaseUrl}/internal/provider/notifications`,
+    notifyUrl: `${config.internalBaseUrl ?? config.publicBaseUrl}/internal/provider/notifications`,
     authenticationReturnUrl: `${config.publicBaseUrl}/checkout/return/${paymentId}`,
-    pollIntervalSeconds: 1,
-    maxPollIntervalSeconds: 300,
+    pollIntervalSeconds: config.providerPollInitialSeconds,
+    maxPollIntervalSeconds: config.providerPollMaxSeconds,
+    pollsPerRun: config.providerPollsPerRun,
   };
 }
 
@@ -62,12 +63,12 @@ export class PaymentService {
 
   /** A Payment of the caller's account and mode, from the read model: reading never advances it. */
   find(auth: AuthContext, paymentId: string): Promise<PaymentView | null> {
-    return findPayment(this.deps.dataSource, scopeOf(auth), paymentId);
+    return findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), paymentId);
   }
 
   /** A page of the caller's Payments, newest first. */
   list(auth: AuthContext, query: PaymentListQuery) {
-    return listPayments(this.deps.dataSource, scopeOf(auth), query);
+    return listPayments(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), query);
   }
 
   /**
@@ -90,7 +91,7 @@ export class PaymentService {
     const scope = scopeOf(auth);
     if (retry) {
       // An earlier attempt may have finished the Payment before it could save its answer.
-      const existing = await findPayment(this.deps.dataSource, scope, paymentId);
+      const existing = await findPayment(this.deps.dataSource, this.deps.secretBox, scope, paymentId);
       if (existing) return existing;
     }
 
@@ -110,27 +111,18 @@ export class PaymentService {
     }
     const hostedToken = request.integrationType === 'HOSTED_PAYMENT_PAGE' ? randomBase62(32) : null;
     const pageUrl = hostedToken ? hostedPageUrl(config, hostedToken) : null;
-    const now = Math.floor(Date.now() / 1000);
-    const payment: PaymentView = {
+    const payment = newPayment({
       id: paymentId,
       merchant_id: auth.merchant.id,
       livemode: auth.livemode,
       amount: request.amount,
       currency,
-      status: 'PENDING',
       integration_type: request.integrationType,
       merchant_reference: request.merchantReference,
       description: request.description,
       card,
       billing_details: request.billingDetails,
-      failure_code: null,
-      failure_message: null,
-      amount_refunded: 0,
-      amount_refundable: 0,
-      refunds: [],
-      status_transitions: emptyTransitions(),
       next_action: pageUrl ? { reason: 'hosted_payment_page', redirect_url: pageUrl } : null,
-      refunded_at: null,
       return_url: request.returnUrl,
       customer_ip_address: request.customerIpAddress,
       merchant_customer_id: request.merchantCustomerId,
@@ -140,10 +132,7 @@ export class PaymentService {
       hosted_token: hostedToken,
       hosted_page_url: pageUrl,
       api_version: request.apiVersion ?? null,
-      created_at: now,
-      updated_at: now,
-      version: 0,
-    };
+    }, Math.floor(Date.now() / 1000));
     const input: PaymentWorkflowInput = {
       payment, cardToken, cardExpired: expired, settings: paymentSettings(config, paymentId),
       ...(request.declineIfActionRequired ? { declineIfActionRequired: true } : {}),
@@ -160,7 +149,7 @@ export class PaymentService {
       });
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
-        const existing = await findPayment(this.deps.dataSource, scope, paymentId);
+        const existing = await findPayment(this.deps.dataSource, this.deps.secretBox, scope, paymentId);
         if (existing) return existing;
         throw new ApiError('service_unavailable');
       }
@@ -175,7 +164,7 @@ export class PaymentService {
     // Read-your-writes without waiting for the workflow's projector: the update's answer is
     // persisted workflow state, and the versioned upsert lets the projector's own write of this
     // or a later version land in any order.
-    await recordPaymentProjection(this.deps.dataSource, outcome.payment, { likelyNew: true });
+    await recordPaymentProjection(this.deps.dataSource, this.deps.secretBox, outcome.payment, { likelyNew: true });
     return outcome.payment;
   }
 }

@@ -1,15 +1,15 @@
 // Submitting Payouts: the business rules of a submission, then the PayoutWorkflow via
 // Update-with-Start. The destination card is vaulted here; only its token enters Temporal.
-import { createHmac } from 'node:crypto';
 import type { Config } from '../config';
 import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
-import { parseIpLiteral } from '../domain/ip';
-import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, type PayoutView } from '../domain/payout';
+import { payoutCreateIdentity, type PayoutRequest, type RequestIdentity } from '../domain/idempotency';
+import { canonicalIp } from '../domain/ip';
+import { checkDestinationCard, destinationCountry, isTerminalPayoutStatus, newPayout, type PayoutView } from '../domain/payout';
 import { findPayout, listPayouts, recordPayoutProjection, type PayoutListQuery } from '../read-models/payouts';
 import { executeUpdateWithStart, WorkflowClosedError } from '../temporal/calls';
-import { PollAttemptsKey, searchAttributesFor } from '../../workflows/contracts/search-attributes';
-import { payoutWorkflow, submitPayoutUpdate, type PayoutSettings, type PayoutWorkflowInput } from '../../workflows/contracts/payout';
+import { PollAttemptsKey, searchAttributesFor } from '../../contracts/search-attributes';
+import { payoutWorkflow, submitPayoutUpdate, type PayoutSettings, type PayoutWorkflowInput } from '../../contracts/payout';
 import { assertProvisioned, enabledCurrency } from './merchant-rules';
 
 export interface NewPayout {
@@ -21,31 +21,25 @@ export interface NewPayout {
   merchantReference: number | null;
 }
 
-/**
- * The first answer waits `payoutAnswerWithinMs` for the provider; provider look-ups start after a
- * second and back off to five minutes; no completion deadline.
- */
+/** The first answer waits `payoutAnswerWithinMs` for the provider; look-ups back off; no completion deadline. */
 export function payoutSettings(config: Config): PayoutSettings {
-  return { initialSeconds: 1, maxSeconds: 300, pollsPerRun: 100, answerWithinMs: config.payoutAnswerWithinMs };
-}
-
-/**
- * The destination card as it enters the idempotency fingerprint: a keyed digest, so the stored
- * fingerprint cannot be reversed to the card number by trying every number.
- */
-export function destinationDigest(vaultKeyHex: string, cardNumber: string): string {
-  return createHmac('sha256', Buffer.from(vaultKeyHex, 'hex')).update(`payout-destination:${cardNumber}`).digest('hex');
-}
-
-/** The canonical initiator IP; the schema has already refused anything that is not a literal. */
-export function canonicalIp(literal: string): string {
-  return parseIpLiteral(literal)?.canonical ?? literal;
+  return {
+    initialSeconds: config.providerPollInitialSeconds,
+    maxSeconds: config.providerPollMaxSeconds,
+    pollsPerRun: config.providerPollsPerRun,
+    answerWithinMs: config.payoutAnswerWithinMs,
+  };
 }
 
 export type { PayoutListQuery };
 
 export class PayoutService {
   constructor(private readonly deps: Deps) {}
+
+  /** A submission's idempotency identity: its destination card enters keyed with the vault key. */
+  identity(request: PayoutRequest): RequestIdentity {
+    return payoutCreateIdentity(this.deps.config.vaultKeyHex, request);
+  }
 
   /** A Payout of the caller's account and mode, from the read model: reading never advances it. */
   find(auth: AuthContext, payoutId: string): Promise<PayoutView | null> {
@@ -74,27 +68,17 @@ export class PayoutService {
 
     // Bound to the payout id: a retry finds the card it sealed the first time.
     const cardToken = await vault.tokenize(auth.merchant.id, { number: request.cardNumber }, `tok_${payoutId.slice('po_'.length)}`);
-    const now = Math.floor(Date.now() / 1000);
-    const payout: PayoutView = {
+    const payout = newPayout({
       id: payoutId,
       merchant_id: auth.merchant.id,
       livemode: auth.livemode,
       amount: request.amount,
       currency,
-      status: 'PENDING',
       merchant_reference: request.merchantReference,
       recipient: { ...request.recipient, country: request.recipient.country.toUpperCase() },
       destination: { brand: destination.brand, last4: destination.last4, country: destinationCountry(auth.livemode) },
       initiator_ip_address: canonicalIp(request.initiatorIpAddress),
-      failure_code: null,
-      failure_message: null,
-      poll_attempts: 0,
-      last_polled_at: null,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-      version: 0,
-    };
+    }, Math.floor(Date.now() / 1000));
     const input: PayoutWorkflowInput = { payout, cardToken, settings: payoutSettings(config) };
     let answer: PayoutView;
     try {

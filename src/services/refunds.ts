@@ -1,13 +1,13 @@
 // Creating Refunds (docs/api-reference.md, "Refunds"): business rules on the read model, then the
 // `refund` update on the parent PaymentWorkflow, which alone decides the refundable balance and
-// answers once the provider has answered the submission (docs/architecture.md, "Refunds").
+// answers once the provider has answered the submission (docs/architecture.md, "Request path of a refund").
 import { scopeOf, type AuthContext, type Deps } from './context';
 import { ApiError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import type { PaymentView, RefundView } from '../domain/payment';
 import { findPayment, recordPaymentProjection } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
-import { refundUpdate, type RefundCommand, type RefundOutcome } from '../../workflows/contracts/payment';
+import { refundUpdate, type RefundCommand, type RefundOutcome } from '../../contracts/payment';
 import { assertProvisioned } from './merchant-rules';
 
 export interface NewRefund {
@@ -26,7 +26,7 @@ export class RefundService {
   /** Once this resolves the read model shows the refund as answered (Shape B then reads the Payment). */
   async create(auth: AuthContext, request: NewRefund, refundId: string, retry: boolean): Promise<RefundView> {
     assertProvisioned(auth, this.deps.config);
-    const payment = await findPayment(this.deps.dataSource, scopeOf(auth), request.paymentId);
+    const payment = await findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), request.paymentId);
     if (!payment) throw paymentNotFound(request.paymentId);
     if (retry) {
       // An earlier attempt may have been accepted before it could save its answer.
@@ -45,7 +45,7 @@ export class RefundService {
     } catch (error) {
       if (error instanceof WorkflowClosedError) {
         // The refund window has closed, possibly just after this refund was accepted.
-        const latest = await findPayment(this.deps.dataSource, scopeOf(auth), payment.id);
+        const latest = await findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), payment.id);
         const accepted = latest && settledRefund(latest, refundId);
         if (accepted) return accepted;
         throw notRefundable(payment);
@@ -56,7 +56,7 @@ export class RefundService {
     // answer is persisted workflow state, and the versioned upsert lets the projector's own write of
     // this or a later version land in any order. The answer's Payment holds only this refund, and
     // the projection writes only the refunds it is given that moved. Its row exists: it was read above.
-    await recordPaymentProjection(this.deps.dataSource, outcome.payment, { exists: true });
+    await recordPaymentProjection(this.deps.dataSource, this.deps.secretBox, outcome.payment, { exists: true });
     return outcome.refund;
   }
 }

@@ -9,7 +9,7 @@ import type { PaymentView } from '../domain/payment';
 import { findPayment } from '../read-models/payments';
 import { executeUpdate, WorkflowClosedError } from '../temporal/calls';
 import { destinationPolicy, urlRefusal } from '../webhooks/destination';
-import { settledUpdate } from '../../workflows/contracts/payment';
+import { settledUpdate } from '../../contracts/payment';
 import { PaymentService, type NewPayment } from './payments';
 import { RefundService } from './refunds';
 
@@ -61,7 +61,7 @@ export class ShapeBPaymentService {
     } catch (error) {
       if (!(error instanceof WorkflowClosedError)) throw error;
       // Finished meanwhile: the read model holds its final state.
-      return (await findPayment(this.deps.dataSource, scopeOf(auth), payment.id)) ?? payment;
+      return (await findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), payment.id)) ?? payment;
     }
   }
 
@@ -70,7 +70,7 @@ export class ShapeBPaymentService {
    * with the Payment: `refunded` unless the provider rejected the refund at submission.
    */
   async refundInFull(auth: AuthContext, paymentId: string, refundId: string, retry: boolean): Promise<PaymentView> {
-    const payment = await findPayment(this.deps.dataSource, scopeOf(auth), paymentId);
+    const payment = await findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), paymentId);
     if (!payment) throw new ApiError('object_not_found', { param: 'id', message: `No such payment: ${paymentId}.` });
     const earlier = payment.refunds.find((refund) => refund.id === refundId);
     if (!earlier) {
@@ -92,7 +92,7 @@ export class ShapeBPaymentService {
       throw shapeBRefundError(error, paymentId);
     }
     // The read model shows the refund by now (the service projected its answer).
-    return (await findPayment(this.deps.dataSource, scopeOf(auth), paymentId)) ?? payment;
+    return (await findPayment(this.deps.dataSource, this.deps.secretBox, scopeOf(auth), paymentId)) ?? payment;
   }
 }
 

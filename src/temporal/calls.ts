@@ -1,4 +1,4 @@
-// Calls into workflows, through their contracts (workflows/contracts): the update, signal and query
+// Calls into workflows, through their contracts (contracts/): the update, signal and query
 // definitions carry argument and result types, and a workflow type carries its function's, so a
 // renamed update or a changed result fails to compile here instead of at run time. Synchronous
 // calls from the API run under a deadline; what Temporal throws is turned into catalogue errors here
@@ -9,8 +9,8 @@ import {
   type Client, type WorkflowHandle, type WorkflowStartOptions,
 } from '@temporalio/client';
 import { ApplicationFailure, type TypedSearchAttributes, type UpdateDefinition, type Workflow } from '@temporalio/common';
-import { TRY_AGAIN_SHORTLY } from '../../workflows/contracts/payment';
-import type { WorkflowType } from '../../workflows/contracts/workflow-type';
+import { TRY_AGAIN_SHORTLY } from '../../contracts/payment';
+import type { WorkflowType } from '../../contracts/workflow-type';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../domain/errors';
 
 export class WorkflowClosedError extends Error {}

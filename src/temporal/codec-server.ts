@@ -7,8 +7,6 @@
 // the UI ("include cross-origin credentials"). Browsers may call it only from the configured UI
 // origins (CORS), and a request carrying any other Origin is refused.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import cors from '@koa/cors';
 import Router from '@koa/router';
 import type { Payload, PayloadCodec } from '@temporalio/common';
@@ -21,6 +19,7 @@ import { ApiError, isApiError } from '../domain/errors';
 import { isLoopbackIp, parseIpLiteral } from '../domain/ip';
 import type { Logger } from '../observability/logger';
 import { escapeHtml } from '../web/html';
+import { createHttpServer, listen } from '../web/transport';
 
 /** A page of a history's payloads; Temporal keeps each payload under 2 MiB by default. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -198,12 +197,9 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
   if (authToken === null && !isLoopbackHost(host)) {
     throw new Error(`the codec server decrypts payloads for whoever reaches it: set CODEC_AUTH_TOKEN to serve it on ${host}, or keep CODEC_HOST on loopback`);
   }
-  const server = http.createServer(createCodecApp(options).callback());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
-  });
-  const bound = (server.address() as AddressInfo).port;
+  // The transport bounds of every server of the project: a stalled body is cut with 408.
+  const server = createHttpServer(createCodecApp(options).callback(), { limits: options.settings.http, logger: options.logger });
+  const bound = await listen(server, port, host);
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
     port: bound,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/contracts/search-attributes';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../contracts/search-attributes';
 
 export interface DevServerOptions {
   port: number;

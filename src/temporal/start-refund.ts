@@ -3,8 +3,8 @@
 // RefundWorkflow that has already ended, starts nothing more.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startWorkflow } from './calls';
-import { refundWorkflow, type RefundWorkflowInput } from '../../workflows/contracts/refund';
-import { searchAttributesFor } from '../../workflows/contracts/search-attributes';
+import { refundWorkflow, type RefundWorkflowInput } from '../../contracts/refund';
+import { searchAttributesFor } from '../../contracts/search-attributes';
 
 export interface RefundStarterDeps {
   temporal: Client;

@@ -52,17 +52,20 @@ async function loadTarget(deps: DeliveryDeps, deliveryId: string): Promise<{ tar
   const event = delivery && await dataSource.getRepository(Event).findOneBy({ id: delivery.event_id });
   if (!delivery || !event) return { skip: 'delivery missing' };
   let body = event.payload;
+  let endpointUrl: string | null = null;
   if (delivery.endpoint_id !== null) {
     const endpoint = await dataSource.getRepository(WebhookEndpoint).findOneBy({ id: delivery.endpoint_id });
     if (!endpoint || endpoint.deleted_at !== null || endpoint.status !== 'enabled') return { skip: 'endpoint disabled or deleted' };
     body = bodyForVersion(event, endpoint.api_version);
+    endpointUrl = endpoint.url;
   }
   const secrets = await deps.webhookSecrets.signing({ merchantId: delivery.merchant_id, endpointId: delivery.endpoint_id });
   return {
     attempts: delivery.attempts,
     target: {
       id: delivery.id, eventId: delivery.event_id, merchantId: delivery.merchant_id, livemode: delivery.livemode,
-      endpointId: delivery.endpoint_id, url: delivery.url, body, secrets,
+      // An endpoint's current URL: a merchant fixing a broken one gets what waited for it there.
+      endpointId: delivery.endpoint_id, url: endpointUrl ?? delivery.url, body, secrets,
     },
   };
 }

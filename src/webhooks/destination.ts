@@ -1,5 +1,5 @@
 // Where webhook and callback POSTs may go (docs/webhooks.md, "Where events may be sent"). Live mode:
-// public addresses only. Test mode: public addresses, and loopback for local development (unless
+// https to public addresses only. Test mode: public addresses, and loopback for local development (unless
 // WEBHOOK_ALLOW_LOOPBACK is off), but never a port the service itself listens on: its API and
 // metrics, the sandbox acquirer and its control endpoints, Temporal, the codec server. Private, link-local and other
 // non-public addresses are refused in both modes. A URL is checked when it is accepted (admin
@@ -17,7 +17,7 @@ export interface DestinationPolicy {
   allowLoopback: boolean;
 }
 
-type PolicySettings = Pick<Config, 'port' | 'publicBaseUrl' | 'sandboxPort' | 'sandboxUrl' | 'liveProviderUrl' | 'temporalAddress'
+type PolicySettings = Pick<Config, 'port' | 'publicBaseUrl' | 'internalBaseUrl' | 'sandboxPort' | 'sandboxUrl' | 'liveProviderUrl' | 'temporalAddress'
   | 'temporalUiPort' | 'temporalHttpPort' | 'temporalMetricsPort' | 'apiMetricsPort' | 'workerMetricsPort' | 'webhookAllowLoopback' | 'codecServer'>;
 
 /** The port a URL connects to. */
@@ -31,7 +31,7 @@ function originKey(url: URL): string {
 
 /** The policy of this deployment, from its configuration (every process reads the same settings). */
 export function destinationPolicy(config: PolicySettings): DestinationPolicy {
-  const urls = [config.publicBaseUrl, config.sandboxUrl, config.liveProviderUrl].flatMap((u) => (u ? [new URL(u)] : []));
+  const urls = [config.publicBaseUrl, config.internalBaseUrl, config.sandboxUrl, config.liveProviderUrl].flatMap((u) => (u ? [new URL(u)] : []));
   const ports = [
     config.port, config.sandboxPort, config.apiMetricsPort, config.workerMetricsPort, config.temporalMetricsPort,
     portOf(config.temporalAddress), config.temporalUiPort, config.temporalHttpPort,
@@ -76,5 +76,7 @@ export function urlRefusal(url: string, livemode: boolean, policy: DestinationPo
   const address = literal?.canonical ?? (host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : null);
   const refusal = address === null ? null : addressRefusal(address, port, livemode, policy);
   if (refusal) return refusal;
+  // Live events carry cardholder names and e-mails: never in clear text.
+  if (livemode && target.protocol !== 'https:') return 'live mode sends events over https only';
   return policy.ownOrigins.has(originKey(target)) ? 'destination is the service itself' : null;
 }

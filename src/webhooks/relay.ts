@@ -1,22 +1,27 @@
 // The relay: the first attempt of each delivery, made by the worker process that recorded the
 // event, without a workflow. Most endpoints answer 2xx at once, and a workflow per delivery (its
-// start, two workflow tasks, an activity) was a third of a create's CPU. A WebhookDeliveryWorkflow
-// (Temporal's retries for 3 days, visible to operators) starts only for a delivery whose first
-// attempt fails or cannot be made. Each delivery is its own piece of work: one endpoint that is
-// down or slow never holds up another's attempt (and it may hold at most a share of the relay's
-// slots: past that, its deliveries go straight to workflows).
+// start, two workflow tasks, an activity) was a third of a create's CPU. A delivery whose first
+// attempt fails opens its endpoint's circuit and wakes the endpoint's WebhookEndpointWorkflow
+// (src/webhooks/circuit.ts), which retries the endpoint's pending deliveries in order on one
+// backoff; while the circuit is open, the relay makes no attempt to that endpoint: the delivery is
+// left pending behind the probe, at the cost of one read. A Shape B `callback_url` delivery has no
+// endpoint: it gets a WebhookDeliveryWorkflow of its own. Each delivery is its own piece of work:
+// one endpoint that is down or slow never holds up another's attempt (and it may hold at most a
+// share of the relay's slots: past that, its deliveries go to its circuit workflow).
 //
 // Nothing is lost when a process dies: each event is written with a lease (`relay_lease_until_ms`)
 // in the activity that records it, and is settled (lease cleared) only once every delivery of it
-// was delivered, refused, or handed to a workflow. The sweeper of every worker takes over events
-// whose lease ran out unsettled: it plans their deliveries if the recorder died before it could,
-// and hands every delivery still pending to a workflow. An attempt that reached the endpoint just
-// before its process died may be made again: delivery is at least once, under the same webhook-id.
+// was delivered, refused, left behind an open circuit, or handed to a workflow. The sweeper of
+// every worker takes over events whose lease ran out unsettled: it plans their deliveries if the
+// recorder died before it could, and hands every delivery still pending to a workflow. An attempt
+// that reached the endpoint just before its process died may be made again: delivery is at least
+// once, under the same webhook-id.
 import { In, LessThan } from 'typeorm';
 import { every, type Repeating } from '../background/every';
 import { Event, WebhookDelivery } from '../db/entities';
 import type { Logger } from '../observability/logger';
-import { startDelivery, type DeliveryStarterDeps } from '../temporal/start-delivery';
+import { startDelivery, wakeEndpoint, type DeliveryStarterDeps } from '../temporal/start-delivery';
+import { circuitOpen, dueNow, openCircuit } from './circuit';
 import { planDeliveries, type DeliveryTarget } from './deliveries';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 
@@ -91,8 +96,12 @@ export class WebhookRelay {
         const planned = await this.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: event.id } });
         if (!planned.length) await planDeliveries(this.deps.dataSource, this.deps.webhookSecrets, event);
         const pending = await this.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: event.id, status: In(['pending']) } });
-        // Attempts the relay made before it stopped count, so each schedule goes on from them.
-        for (const delivery of pending) await startDelivery(this.deps, { deliveryId: delivery.id, eventId: event.id }, delivery.attempts);
+        for (const delivery of pending) {
+          // An endpoint's circuit workflow sends what is pending to it, oldest first. A callback's
+          // schedule goes on from the attempts the relay made before it stopped.
+          if (delivery.endpoint_id !== null) await wakeEndpoint(this.deps, delivery.endpoint_id);
+          else await startDelivery(this.deps, { deliveryId: delivery.id, eventId: event.id }, delivery.attempts);
+        }
         await this.settle(event.id);
         taken += 1;
       }
@@ -147,6 +156,10 @@ export class WebhookRelay {
 
   private async relay(item: Item): Promise<void> {
     const { target } = item;
+    // Planned while its endpoint's circuit was open: it waits behind the probe, unless the circuit
+    // closed since (read after the delivery was written, so that the closing drain or this read
+    // sees it).
+    if (target.circuitOpen && target.endpointId !== null && await circuitOpen(this.deps.dataSource, target.endpointId)) return;
     const inFlight = this.inFlightByUrl.get(target.url) ?? 0;
     // An attempt that could outlast the lease might overlap a sweeper's workflow, and an endpoint
     // with its share of slots busy is slow: hand the delivery over instead.
@@ -163,11 +176,19 @@ export class WebhookRelay {
       if (left > 0) this.inFlightByUrl.set(target.url, left);
       else this.inFlightByUrl.delete(target.url);
     }
-    if (outcome.kind === 'failed') await this.handOff(target, 1);
+    if (outcome.kind === 'failed') {
+      if (target.endpointId !== null) await openCircuit(this.deps.dataSource, target.endpointId);
+      await this.handOff(target, 1);
+    }
   }
 
   private async handOff(target: DeliveryTarget, attemptsBefore: number): Promise<void> {
-    await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId }, attemptsBefore);
+    if (target.endpointId !== null) {
+      // Not attempted here: due now rather than when the relay's ownership would have ended.
+      if (attemptsBefore === 0) await dueNow(this.deps.dataSource, target.id);
+      await wakeEndpoint(this.deps, target.endpointId);
+    }
+    else await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId }, attemptsBefore);
   }
 
   private async settle(eventId: string): Promise<void> {

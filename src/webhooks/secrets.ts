@@ -27,9 +27,9 @@ export class WebhookSecrets {
     return this.dataSource.getRepository(WebhookSecret);
   }
 
-  async add(owner: SecretOwner, secret = generateWebhookSecret()): Promise<string> {
+  async add(owner: SecretOwner, secret = generateWebhookSecret(), id = newId('webhookSecret')): Promise<string> {
     await this.repo.insert({
-      id: newId('webhookSecret'),
+      id,
       merchant_id: owner.merchantId,
       endpoint_id: owner.endpointId,
       secret_ciphertext: this.box.seal(secret, owner.merchantId),
@@ -48,6 +48,20 @@ export class WebhookSecrets {
     else query.andWhere('s.endpoint_id = :endpointId', { endpointId: owner.endpointId });
     const rows = await query.orderBy('s.created_at', 'DESC').addOrderBy('s.expires_at', 'ASC').getRawMany<{ secret_ciphertext: string }>();
     return this.openAll(owner.merchantId, rows.map((r) => r.secret_ciphertext));
+  }
+
+  /** Whether `secret` is one of `owner`'s current secrets: not rotated away (a grace period still running counts as rotated away). */
+  async isCurrent(owner: SecretOwner, secret: string): Promise<boolean> {
+    const rows = await this.repo.createQueryBuilder('s').select('s.secret_ciphertext', 'secret_ciphertext')
+      .where('s.merchant_id = :merchantId AND s.endpoint_id = :endpointId AND s.expires_at IS NULL', owner)
+      .getRawMany<{ secret_ciphertext: string }>();
+    return this.openAll(owner.merchantId, rows.map((r) => r.secret_ciphertext)).includes(secret);
+  }
+
+  /** The secret stored under `id` for `owner`, or null. */
+  async byId(owner: SecretOwner, id: string): Promise<string | null> {
+    const row = await this.repo.findOneBy({ id, merchant_id: owner.merchantId });
+    return row && row.endpoint_id === owner.endpointId ? this.box.open(row.secret_ciphertext, owner.merchantId) : null;
   }
 
   /** Opens sealed secrets of a merchant (read in a join by the caller). */
@@ -70,7 +84,8 @@ export class WebhookSecrets {
    * A new secret for every owner in `owners` (one value for all); their current secrets keep
    * signing for `graceSeconds`.
    */
-  async rotate(owners: readonly SecretOwner[], graceSeconds: number, secret = generateWebhookSecret()): Promise<string> {
+  async rotate(owners: readonly SecretOwner[], graceSeconds: number, secret = generateWebhookSecret(), secretId?: string): Promise<string> {
+    if (secretId !== undefined && owners.length !== 1) throw new Error('a secret id names the secret of one owner');
     const now = nowSeconds();
     for (const owner of owners) {
       const update = this.repo.createQueryBuilder().update()
@@ -79,7 +94,7 @@ export class WebhookSecrets {
       if (owner.endpointId === null) update.andWhere('endpoint_id IS NULL');
       else update.andWhere('endpoint_id = :endpointId', { endpointId: owner.endpointId });
       await update.execute();
-      await this.add(owner, secret);
+      await this.add(owner, secret, secretId);
     }
     return secret;
   }

@@ -22,7 +22,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     vaultKeyHex: TEST_ENV.vaultKey,
     temporalCodec: TEST_ENV.codecKeys,
     paymentActionTtlSeconds: TEST_ENV.actionTtlSeconds,
-    sandboxSettleMs: TEST_ENV.settleMs,
     ...overrides,
   };
 }
@@ -64,7 +63,10 @@ export interface CallResult {
   json: any;
 }
 
-export async function call(api: RunningApi, method: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
+/** What `call` needs of an API: its URL, so an API in another process (`{ url }`) will do too. */
+export type ApiTarget = Pick<RunningApi, 'url'>;
+
+export async function call(api: ApiTarget, method: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
   let body: string | undefined;
@@ -103,4 +105,37 @@ export function directPaymentBody(overrides: Record<string, unknown> = {}, card:
     return_url: 'https://shop.example/return',
     ...overrides,
   };
+}
+
+export interface TestApi {
+  /** The file's API server, started before its first test and closed after its last. */
+  readonly api: RunningApi;
+  /** A merchant created on it for the file. */
+  readonly merchant: TestMerchant;
+}
+
+/** A value, or a function that gives it when the fixture starts (from what earlier hooks set up). */
+type OrLater<T> = T | (() => T | Promise<T>);
+
+const resolve = <T extends object>(value: OrLater<T> | undefined): T | Promise<T> | undefined =>
+  (typeof value === 'function' ? value() : value);
+
+/**
+ * The fixture of an integration file: an API server and a merchant, started in `beforeAll` and
+ * closed in `afterAll`. Read them as `t.api` and `t.merchant` inside hooks and tests. `config` and
+ * `merchant` may be functions, called in that `beforeAll`, when they need what an earlier hook
+ * started (a webhook receiver's URL, a free port).
+ */
+export function useTestApi(options: { config?: OrLater<Partial<Config>>; merchant?: OrLater<Parameters<typeof createMerchant>[1] & object>; timeoutMs?: number } = {}): TestApi {
+  let started: { api: RunningApi; merchant: TestMerchant } | undefined;
+  const get = () => {
+    if (!started) throw new Error('useTestApi: read t.api and t.merchant inside hooks and tests, not while the file loads');
+    return started;
+  };
+  beforeAll(async () => {
+    const api = await startTestApi(await resolve(options.config));
+    started = { api, merchant: await createMerchant(api, await resolve(options.merchant)) };
+  }, options.timeoutMs);
+  afterAll(async () => { await started?.api.close(); });
+  return { get api() { return get().api; }, get merchant() { return get().merchant; } };
 }

@@ -1,12 +1,17 @@
-// Validates real answers against the OpenAPI document with ajv (JSON Schema 2020-12, as OpenAPI 3.1
-// uses): the body against the response schema of that operation and status (the exact shape for
-// the answering `Service-Version`), an error's code against the codes documented for that operation
-// and status, and the documented response headers; and the requests the service makes (webhooks,
-// the Shape B callback) against the document's `webhooks` and `callbacks`. Failures read as a list
-// of paths, problems and the offending values.
+// Validates real answers against the OpenAPI documents with ajv (JSON Schema 2020-12, as OpenAPI 3.1
+// uses): the body against the response schema of that operation and status in the document of the
+// answering `Service-Version`, an error's code against the codes documented for that operation and
+// status, and the documented response headers; and the requests the service makes (webhooks, the
+// Shape B callback) against the document's `webhooks` and `callbacks`. Failures read as a list of
+// paths, problems and the offending values.
+//
+// The published documents leave response objects open (fields may be added). The validator checks a
+// closed copy (`closedForTests`) unless told otherwise, so that a field a serializer emits and the
+// document lacks fails the tests instead of passing unseen.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { openApiDocument } from '../../src/api/openapi/document';
 import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject } from '../../src/api/openapi/types';
+import { DEFAULT_VERSION, KNOWN_VERSIONS, type ApiVersion } from '../../src/representations/versions';
 
 const DOCUMENT_ID = 'https://openapi.local/openapi.json';
 const INT32 = 2 ** 31;
@@ -16,6 +21,24 @@ const pointerSegment = (segment: string): string => encodeURIComponent(segment.r
 
 export function pointer(...segments: string[]): string {
   return `${DOCUMENT_ID}#/${segments.map(pointerSegment).join('/')}`;
+}
+
+/**
+ * A copy of the document whose objects with listed properties take no others, as the serializers
+ * promise today. Parts of compositions (`allOf` members, `if`/`then`/`else` fragments) stay open:
+ * they describe some properties of an object closed elsewhere.
+ */
+export function closedForTests(document: OpenApiDocument): OpenApiDocument {
+  const close = (node: unknown, inComposition: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => close(item, inComposition));
+    if (node === null || typeof node !== 'object') return node;
+    const copy: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) copy[key] = close(child, key === 'allOf');
+    const types = ([] as unknown[]).concat(copy.type ?? []);
+    if (!inComposition && copy.properties && types.includes('object') && copy.additionalProperties === undefined) copy.additionalProperties = false;
+    return copy;
+  };
+  return close(document, false) as OpenApiDocument;
 }
 
 export function createAjv(document: OpenApiDocument): Ajv2020 {
@@ -70,12 +93,15 @@ function headerValue(headers: HeaderSource, name: string): string | null {
 
 export class OpenApiValidator {
   readonly ajv: Ajv2020;
+  readonly document: OpenApiDocument;
   /** `METHOD /path status` of every answer validated, for coverage checks. */
   readonly validated = new Set<string>();
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(readonly document: OpenApiDocument) {
-    this.ajv = createAjv(document);
+  /** `published`: validate against the document exactly as served (open response objects), not the closed copy. */
+  constructor(document: OpenApiDocument, options: { published?: boolean } = {}) {
+    this.document = options.published ? document : closedForTests(document);
+    this.ajv = createAjv(this.document);
   }
 
   /** Compiles the schema at a pointer into the document (cached). */
@@ -108,9 +134,6 @@ export class OpenApiValidator {
       for (const mediaType of Object.keys(operation.requestBody?.content ?? {})) refs.push(pointer(...base, 'requestBody', 'content', mediaType, 'schema'));
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const mediaType of Object.keys(response.content ?? {})) refs.push(pointer(...base, 'responses', status, 'content', mediaType, 'schema'));
-        for (const version of Object.keys(response['x-schema-by-service-version'] ?? {})) {
-          refs.push(pointer(...base, 'responses', status, 'x-schema-by-service-version', version));
-        }
       }
     }
     for (const ref of refs) this.validatorAt(ref);
@@ -171,12 +194,8 @@ export class OpenApiValidator {
       problems.push(`  Content-Type ${contentType} is not documented (${documentedTypes.join(', ')})`);
     }
     if (response.content?.['application/json']) {
-      const version = headerValue(headers, 'service-version');
-      const byVersion = version !== null && response['x-schema-by-service-version']?.[version];
-      const ref = byVersion
-        ? pointer('paths', pathTemplate, verb, 'responses', String(status), 'x-schema-by-service-version', version)
-        : pointer('paths', pathTemplate, verb, 'responses', String(status), 'content', 'application/json', 'schema');
-      problems.push(...this.checkBody(ref, body, byVersion ? `the Service-Version ${version} schema` : 'the response schema'));
+      const ref = pointer('paths', pathTemplate, verb, 'responses', String(status), 'content', 'application/json', 'schema');
+      problems.push(...this.checkBody(ref, body, `the response schema of ${this.document.info.version}`));
       // The schemas accept codes added later; the codes this operation answers today are listed.
       const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
       const documentedCodes = response['x-error-codes'];
@@ -222,11 +241,51 @@ export class OpenApiValidator {
   }
 }
 
-let shared: OpenApiValidator | undefined;
+/**
+ * Validators of every version's document: an answer is checked against the document of the version
+ * that answered (its `Service-Version` header); one given before the version was known, against the
+ * current version's document, or the one document that has the operation.
+ */
+export class VersionedValidator {
+  readonly byVersion: Record<ApiVersion, OpenApiValidator>;
 
-/** The validator of the document the API serves. */
-export function openApiValidator(): OpenApiValidator {
-  shared ??= new OpenApiValidator(openApiDocument());
+  constructor(documentOf: (version: ApiVersion) => OpenApiDocument = (version) => openApiDocument(undefined, version)) {
+    this.byVersion = Object.fromEntries(KNOWN_VERSIONS.map((version) => [version, new OpenApiValidator(documentOf(version))])) as Record<ApiVersion, OpenApiValidator>;
+  }
+
+  /** `METHOD /path status` of every answer validated, whichever the version. */
+  get validated(): Set<string> {
+    return new Set(Object.values(this.byVersion).flatMap((validator) => [...validator.validated]));
+  }
+
+  of(version: ApiVersion = DEFAULT_VERSION): OpenApiValidator {
+    return this.byVersion[version];
+  }
+
+  validateResponse(method: string, pathTemplate: string, status: number, body: unknown, headers: HeaderSource = {}): void {
+    const version = headerValue(headers, 'service-version') as ApiVersion | null;
+    const verb = method.toLowerCase();
+    const validator = version && this.byVersion[version] ? this.byVersion[version]
+      : [this.of(), ...Object.values(this.byVersion)].find((candidate) => candidate.document.paths[pathTemplate]?.[verb]) ?? this.of();
+    validator.validateResponse(method, pathTemplate, status, body, headers);
+  }
+
+  /** A webhook as an endpoint on `version` receives it. */
+  validateWebhook(body: unknown, headers: HeaderSource, version: ApiVersion = DEFAULT_VERSION): void {
+    this.of(version).validateWebhook(body, headers);
+  }
+
+  /** Callbacks exist in the version whose operation makes them (Shape B's `callback_url`). */
+  validateCallback(method: string, pathTemplate: string, name: string, body: unknown, headers: HeaderSource, version: ApiVersion): void {
+    this.of(version).validateCallback(method, pathTemplate, name, body, headers);
+  }
+}
+
+let shared: VersionedValidator | undefined;
+
+/** The validators of the documents the API serves. */
+export function openApiValidator(): VersionedValidator {
+  shared ??= new VersionedValidator();
   return shared;
 }
 

@@ -40,5 +40,7 @@ export function workerEnv(extra: Record<string, string> = {}): Record<string, st
     // Extra workers of crash tests pick a free metrics port; the suite's main worker gets a fixed one.
     WORKER_METRICS_PORT: '0',
     ...extra,
+    // A worker on a queue of its own leaves the chore schedules on the suite's queue: its queue dies with it.
+    CHORE_SCHEDULES: extra.CHORE_SCHEDULES ?? (extra.TEMPORAL_TASK_QUEUE && extra.TEMPORAL_TASK_QUEUE !== TEST_ENV.taskQueue ? 'off' : 'on'),
   };
 }

@@ -21,7 +21,8 @@ export function newTestEvent(merchantId: string, fields: Partial<TestEvent> = {}
 export async function recordTestEvent(api: RunningApi, event: TestEvent, options: { leaseUntilMs?: number | null; plan?: boolean } = {}): Promise<DeliveryTarget[]> {
   await api.deps.dataSource.getRepository(Event).insert({ ...event, object_id: 'pay_test', created_at: 1, relay_lease_until_ms: options.leaseUntilMs ?? null });
   if (options.plan === false) return [];
-  return planDeliveries(api.deps.dataSource, new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), event);
+  // As the recorder plans them: due when the relay's lease ends.
+  return planDeliveries(api.deps.dataSource, new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), event, Date.now(), options.leaseUntilMs ?? Date.now());
 }
 
 export function deliveriesOf(api: RunningApi, eventId: string) {

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IdempotencyStore, type IdempotencyScope } from '../../src/services/idempotency';
-import type { RunningApi } from '../../src/api/server';
 import { databaseKind, openDataSource } from '../../src/db/data-source';
 import { migrate } from '../../src/db/migrate';
 import type { PayoutView } from '../../src/domain/payout';
@@ -16,8 +15,8 @@ import { findPayment, findPaymentByHostedToken, listPayments, recordPaymentProje
 import { findPayout, recordPayoutProjection } from '../../src/read-models/payouts';
 import { SecretBox } from '../../src/vault/crypto';
 import { CardVaultStore } from '../../src/vault/card-vault';
-import { call, createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
-import { createDirectPayment, expectError, getPayment, projectedPayment, waitForStatus } from '../helpers/payments';
+import { call, useTestApi } from '../helpers/api';
+import { createDirectPayment, expectError, getPayment, projectedPayment, TEST_BOX, waitForStatus } from '../helpers/payments';
 import { TEST_ENV } from '../helpers/test-env';
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'byte-exact-')), 'payments.sqlite');
@@ -73,14 +72,14 @@ describe.each(ENGINES)('%s stores', (engine, url) => {
   it('a Payment or Payout is found by its exact id only, and only that id is a list cursor', async () => {
     const paymentId = `pay_${token()}`;
     const payoutId = `po_${token()}`;
-    await recordPaymentProjection(dataSource, projectedPayment(merchantId, paymentId), { likelyNew: true });
+    await recordPaymentProjection(dataSource, TEST_BOX, projectedPayment(merchantId, paymentId), { likelyNew: true });
     await recordPayoutProjection(dataSource, payoutView(merchantId, payoutId));
 
-    expect((await findPayment(dataSource, scope, paymentId))?.id).toBe(paymentId);
+    expect((await findPayment(dataSource, TEST_BOX, scope, paymentId))?.id).toBe(paymentId);
     expect((await findPayout(dataSource, scope, payoutId))?.id).toBe(payoutId);
     for (const variant of [swapCase(paymentId), paymentId.toLowerCase(), `${paymentId} `]) {
-      expect({ variant, found: await findPayment(dataSource, scope, variant) }).toEqual({ variant, found: null });
-      expect(await listPayments(dataSource, scope, { limit: 10, startingAfter: variant })).toEqual({ cursorNotFound: 'starting_after' });
+      expect({ variant, found: await findPayment(dataSource, TEST_BOX, scope, variant) }).toEqual({ variant, found: null });
+      expect(await listPayments(dataSource, TEST_BOX, scope, { limit: 10, startingAfter: variant })).toEqual({ cursorNotFound: 'starting_after' });
     }
     for (const variant of [swapCase(payoutId), payoutId.toUpperCase(), `${payoutId} `]) {
       expect({ variant, found: await findPayout(dataSource, scope, variant) }).toEqual({ variant, found: null });
@@ -90,10 +89,10 @@ describe.each(ENGINES)('%s stores', (engine, url) => {
   it('a hosted page token opens its own Payment only', async () => {
     const hostedToken = token(32);
     const paymentId = `pay_${token()}`;
-    await recordPaymentProjection(dataSource, projectedPayment(merchantId, paymentId, { hosted_token: hostedToken }), { likelyNew: true });
-    expect((await findPaymentByHostedToken(dataSource, hostedToken))?.id).toBe(paymentId);
+    await recordPaymentProjection(dataSource, TEST_BOX, projectedPayment(merchantId, paymentId, { hosted_token: hostedToken }), { likelyNew: true });
+    expect((await findPaymentByHostedToken(dataSource, TEST_BOX, hostedToken))?.id).toBe(paymentId);
     for (const variant of [swapCase(hostedToken), hostedToken.toLowerCase(), `${hostedToken} `]) {
-      expect({ variant, found: await findPaymentByHostedToken(dataSource, variant) }).toEqual({ variant, found: null });
+      expect({ variant, found: await findPaymentByHostedToken(dataSource, TEST_BOX, variant) }).toEqual({ variant, found: null });
     }
   });
 
@@ -134,15 +133,8 @@ describe.each(ENGINES)('%s stores', (engine, url) => {
 });
 
 describe('the API (MariaDB)', () => {
-  let api: RunningApi;
-  let merchant: TestMerchant;
+  const t = useTestApi({ merchant: { name: 'Byte Exact Shop' } });
   const suffix = randomBytes(6).toString('hex');
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    merchant = await createMerchant(api, { name: 'Byte Exact Shop' });
-  });
-  afterAll(async () => { await api.close(); });
 
   /** Each key creates its own object: none is a replay of another's. */
   async function expectOneObjectPerKey(create: (key: string) => Promise<{ status: number; headers: Headers; json: any }>, keys: string[]): Promise<string[]> {
@@ -164,7 +156,7 @@ describe('the API (MariaDB)', () => {
   it('Idempotency-Keys that differ in case or accents create two Payments', async () => {
     // `é` travels as one byte (ISO-8859-1), as HTTP header text does; a UTF-8 key is its bytes likewise.
     const keys = [`order-abc-${suffix}`, `ORDER-ABC-${suffix.toUpperCase()}`, `cafe-${suffix}`, `café-${suffix}`];
-    await expectOneObjectPerKey((key) => createDirectPayment(api, merchant.testKey, {}, {}, key), keys);
+    await expectOneObjectPerKey((key) => createDirectPayment(t.api, t.merchant.testKey, {}, {}, key), keys);
   });
 
   it('Idempotency-Keys that differ in case create two Payouts', async () => {
@@ -173,38 +165,38 @@ describe('the API (MariaDB)', () => {
       destination: { card_number: '4242424242424242' },
     };
     const keys = [`order-abc-${suffix}`, `ORDER-ABC-${suffix.toUpperCase()}`];
-    await expectOneObjectPerKey((key) => call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body, idempotencyKey: key }), keys);
+    await expectOneObjectPerKey((key) => call(t.api, 'POST', '/v1/payouts', { key: t.merchant.testKey, body, idempotencyKey: key }), keys);
   });
 
   it('a case-swapped pay_ or po_ id is 404 object_not_found, and no refund reaches its Payment', async () => {
-    const payment = await createDirectPayment(api, merchant.testKey);
+    const payment = await createDirectPayment(t.api, t.merchant.testKey);
     expect(payment.status).toBe(201);
-    await waitForStatus(api, merchant.testKey, payment.json.id, 'SUCCEEDED');
-    const payout = await call(api, 'POST', '/v1/payouts', {
-      key: merchant.testKey,
+    await waitForStatus(t.api, t.merchant.testKey, payment.json.id, 'SUCCEEDED');
+    const payout = await call(t.api, 'POST', '/v1/payouts', {
+      key: t.merchant.testKey,
       body: { amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: 'Ana', last_name: 'Díaz', country: 'ES' }, destination: { card_number: '4242424242424242' } },
     });
     expect(payout.status).toBe(201);
 
-    expectError(await getPayment(api, merchant.testKey, swapCase(payment.json.id).replace(/^PAY_/, 'pay_')), 404, 'object_not_found', 'id');
-    expectError(await call(api, 'GET', `/v1/payouts/${swapCase(payout.json.id).replace(/^PO_/, 'po_')}`, { key: merchant.testKey }), 404, 'object_not_found');
-    const refund = await call(api, 'POST', '/v1/refunds', {
-      key: merchant.testKey, body: { payment_id: swapCase(payment.json.id).replace(/^PAY_/, 'pay_'), amount: 100, reason: 'requested_by_customer' },
+    expectError(await getPayment(t.api, t.merchant.testKey, swapCase(payment.json.id).replace(/^PAY_/, 'pay_')), 404, 'object_not_found', 'id');
+    expectError(await call(t.api, 'GET', `/v1/payouts/${swapCase(payout.json.id).replace(/^PO_/, 'po_')}`, { key: t.merchant.testKey }), 404, 'object_not_found');
+    const refund = await call(t.api, 'POST', '/v1/refunds', {
+      key: t.merchant.testKey, body: { payment_id: swapCase(payment.json.id).replace(/^PAY_/, 'pay_'), amount: 100, reason: 'requested_by_customer' },
     });
     expectError(refund, 404, 'object_not_found', 'payment_id');
-    expect((await getPayment(api, merchant.testKey, payment.json.id)).json).toMatchObject({ refunds: [], amount_refunded: 0 });
+    expect((await getPayment(t.api, t.merchant.testKey, payment.json.id)).json).toMatchObject({ refunds: [], amount_refunded: 0 });
   });
 
   it('a hosted page token with its case changed does not open the card form', async () => {
-    const created = await call(api, 'POST', '/v1/payments/hpp', {
-      key: merchant.testKey, body: { amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return' },
+    const created = await call(t.api, 'POST', '/v1/payments/hpp', {
+      key: t.merchant.testKey, body: { amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return' },
     });
     expect(created.status).toBe(201);
     const page = new URL(created.json.next_action.redirect_url).pathname;
     const pageToken = page.split('/').pop()!;
-    expect((await fetch(`${api.url}${page}`)).status).toBe(200);
+    expect((await fetch(`${t.api.url}${page}`)).status).toBe(200);
     for (const variant of [swapCase(pageToken), pageToken.toLowerCase(), pageToken.toUpperCase()].filter((v) => v !== pageToken)) {
-      const res = await fetch(`${api.url}/checkout/${variant}`);
+      const res = await fetch(`${t.api.url}/checkout/${variant}`);
       expect({ variant, status: res.status }).toEqual({ variant, status: 404 });
     }
   });

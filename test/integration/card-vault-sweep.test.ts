@@ -4,11 +4,15 @@
 import type { RunningApi } from '../../src/api/server';
 import { CardVault } from '../../src/db/entities';
 import { cvcMaxAgeSeconds } from '../../src/vault/card-vault';
-import { eventually, startTestApi } from '../helpers/api';
-import { TEST_ENV } from '../helpers/test-env';
+import { eventually, startTestApi, testConfig } from '../helpers/api';
+import { resetChoreSchedules } from '../helpers/schedules';
+import { TEST_ENV, workerEnv } from '../helpers/test-env';
 
 let api: RunningApi;
-beforeAll(async () => { api = await startTestApi(); }, 60_000);
+beforeAll(async () => {
+  api = await startTestApi();
+  await resetChoreSchedules(api.deps.temporal, testConfig({ vaultSweepSeconds: Number(workerEnv().VAULT_SWEEP_SECONDS) }));
+}, 60_000);
 afterAll(async () => { await api.close(); });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

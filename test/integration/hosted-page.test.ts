@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { call, createMerchant, eventually, startTestApi, useTestApi } from '../helpers/api';
 import { FUTURE_YEAR, PAYMENT_ID, getPayment, waitForStatus } from '../helpers/payments';
 import { TEST_LOG_DIR, type ManagedProcess } from '../helpers/processes';
 import { startWorkerProcess } from '../helpers/temporal';
@@ -15,15 +15,9 @@ const RETURN_URL = 'https://shop.example/return?order=42';
 const EXP = `12/${String(FUTURE_YEAR).slice(-2)}`;
 const NBSP = /\u00a0/g;
 
-let api: RunningApi;
-let merchant: TestMerchant;
 
-beforeAll(async () => {
-  // Long enough for the 3DS round trips below on a busy machine; expiry has its own API.
-  api = await startTestApi({ paymentActionTtlSeconds: 120 });
-  merchant = await createMerchant(api, { name: 'Northwind Coffee & Co' });
-});
-afterAll(async () => { await api.close(); });
+// Long enough for the 3DS round trips below on a busy machine; expiry has its own API.
+const t = useTestApi({ config: { paymentActionTtlSeconds: 120 }, merchant: { name: 'Northwind Coffee & Co' } });
 
 function hostedBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -37,7 +31,7 @@ function hostedBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function createHosted(target: RunningApi = api, overrides: Record<string, unknown> = {}, key = merchant.testKey) {
+async function createHosted(target: RunningApi = t.api, overrides: Record<string, unknown> = {}, key = t.merchant.testKey) {
   const res = await call(target, 'POST', '/v1/payments/hpp', { key, body: hostedBody(overrides) });
   expect(res.status).toBe(201);
   return res.json;
@@ -66,7 +60,7 @@ const card = (number: string, overrides: Record<string, string> = {}) => ({ card
 const returnUrlFor = (id: string) => `https://shop.example/return?order=42&payment_id=${id}`;
 
 async function vaultRows(merchantId: string): Promise<number> {
-  const rows: Array<{ n: number | string }> = await api.deps.dataSource.query('SELECT COUNT(*) AS n FROM card_vault WHERE merchant_id = ?', [merchantId]);
+  const rows: Array<{ n: number | string }> = await t.api.deps.dataSource.query('SELECT COUNT(*) AS n FROM card_vault WHERE merchant_id = ?', [merchantId]);
   return Number(rows[0]!.n);
 }
 
@@ -84,7 +78,7 @@ function expectPageHeaders(headers: Headers): void {
 
 describe('POST /v1/payments/hpp', () => {
   it('201 HOSTED_PAYMENT_PAGE, REQUIRES_ACTION with the exact hosted page URL; no card and nothing refundable', async () => {
-    const res = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, body: hostedBody({ merchant_reference: 1234567890 }) });
+    const res = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, body: hostedBody({ merchant_reference: 1234567890 }) });
     expect(res.status).toBe(201);
     const payment = res.json;
     expect(payment).toMatchObject({
@@ -93,10 +87,10 @@ describe('POST /v1/payments/hpp', () => {
       billing_details: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: null, address: null },
     });
     expect(payment.id).toMatch(PAYMENT_ID);
-    expect(payment.next_action).toEqual({ type: 'redirect', reason: 'hosted_payment_page', redirect_url: expect.stringMatching(new RegExp(`^${api.url}/checkout/[A-Za-z0-9]{32}$`)) });
+    expect(payment.next_action).toEqual({ type: 'redirect', reason: 'hosted_payment_page', redirect_url: expect.stringMatching(new RegExp(`^${t.api.url}/checkout/[A-Za-z0-9]{32}$`)) });
     expect(typeof payment.status_transitions.requires_action_at).toBe('number');
 
-    const read = await getPayment(api, merchant.testKey, payment.id);
+    const read = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(read.json).toEqual(payment);
     // The page at that exact URL is this payment's form.
     const page = await fetch(payment.next_action.redirect_url);
@@ -111,14 +105,14 @@ describe('POST /v1/payments/hpp', () => {
 
   it('the idempotency identity uses the normalised currency: " eur" and "EUR" with one key replay', async () => {
     const key = `hpp-${Date.now()}`;
-    const first = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: ' eur' }) });
+    const first = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: ' eur' }) });
     expect(first.status).toBe(201);
     expect(first.json.currency).toBe('EUR');
-    const replay = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: 'EUR' }) });
+    const replay = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: 'EUR' }) });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(first.text);
-    const changed = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: 'GBP' }) });
+    const changed = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, idempotencyKey: key, body: hostedBody({ currency: 'GBP' }) });
     expect(changed.status).toBe(409);
     expect(changed.json.error.code).toBe('idempotency_key_reused');
   });
@@ -126,8 +120,8 @@ describe('POST /v1/payments/hpp', () => {
 
 describe('GET /checkout/:token', () => {
   it('shows the merchant, the amount, prefilled billing details and an accessible card form, with strict headers', async () => {
-    const payment = await createHosted(api, { billing_details: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', address: { line1: '12 Analytical St', city: 'London', postal_code: 'N1 9GU', country: 'GB' } } });
-    const page = await openPage(api, pagePath(payment));
+    const payment = await createHosted(t.api, { billing_details: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', address: { line1: '12 Analytical St', city: 'London', postal_code: 'N1 9GU', country: 'GB' } } });
+    const page = await openPage(t.api, pagePath(payment));
     expect(page.status).toBe(200);
     expectPageHeaders(page.headers);
     // form-action: this service, the sandbox 3DS pages and the merchant's return page (redirect targets of the POST).
@@ -154,15 +148,15 @@ describe('GET /checkout/:token', () => {
     ['KWD', 1234, 'KWD 1.234'],
     ['EUR', 5, '€0.05'],
   ])('formats %s %i as %s', async (currency, amount, shown) => {
-    const payment = await createHosted(api, { currency, amount });
-    const page = await openPage(api, pagePath(payment));
+    const payment = await createHosted(t.api, { currency, amount });
+    const page = await openPage(t.api, pagePath(payment));
     expect(page.html).toContain(`<p class="amount">${shown}</p>`);
     expect(page.html).toContain(`Pay ${shown}`);
   });
 
   it('an unknown or malformed token is a 404 page', async () => {
     for (const token of ['A'.repeat(32), 'not-a-token', 'return']) {
-      const page = await openPage(api, `/checkout/${token}`);
+      const page = await openPage(t.api, `/checkout/${token}`);
       expect(page.status).toBe(404);
       expectPageHeaders(page.headers);
       expect(page.html).toContain('Payment page not found');
@@ -174,7 +168,7 @@ describe('POST /checkout/:token', () => {
   it('invalid input re-renders the form with messages (422) and keeps the Payment open; the form then still works', async () => {
     const payment = await createHosted();
     const page = pagePath(payment);
-    const invalid = await submitCard(api, page, card('4242424242424241', { exp: '13/40', cvc: '12', cardholder_name: 'Grace Hopper' }));
+    const invalid = await submitCard(t.api, page, card('4242424242424241', { exp: '13/40', cvc: '12', cardholder_name: 'Grace Hopper' }));
     expect(invalid.status).toBe(422);
     expectPageHeaders(invalid.headers);
     expect(invalid.html).toContain('This card number is not valid');
@@ -185,55 +179,55 @@ describe('POST /checkout/:token', () => {
     // Nothing typed into the card number or CVC comes back.
     expect(invalid.html).not.toContain('4242424242424241');
 
-    const after = await getPayment(api, merchant.testKey, payment.id);
+    const after = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(after.json).toMatchObject({ status: 'REQUIRES_ACTION', card: null, next_action: payment.next_action });
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(0);
-    expect((await openPage(api, page)).status).toBe(200);
+    expect((await openPage(t.api, page)).status).toBe(200);
 
-    const valid = await submitCard(api, page, card('4242 4242 4242 4242'));
+    const valid = await submitCard(t.api, page, card('4242 4242 4242 4242'));
     expect(valid.status).toBe(303);
     expect(valid.location).toBe(returnUrlFor(payment.id));
   });
 
   it('frictionless: 303 to return_url with payment_id, then SUCCEEDED; the card vault is emptied', async () => {
-    const payment = await createHosted(api, { amount: 2500 });
-    const res = await submitCard(api, pagePath(payment), card('5555555555554444', { cardholder_name: 'Grace Hopper' }));
+    const payment = await createHosted(t.api, { amount: 2500 });
+    const res = await submitCard(t.api, pagePath(payment), card('5555555555554444', { cardholder_name: 'Grace Hopper' }));
     expect(res.status).toBe(303);
     expect(res.location).toBe(returnUrlFor(payment.id));
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 
-    const processing = await getPayment(api, merchant.testKey, payment.id);
+    const processing = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(['PROCESSING', 'SUCCEEDED']).toContain(processing.json.status);
     expect(processing.json).toMatchObject({
       integration_type: 'HOSTED_PAYMENT_PAGE', next_action: null,
       card: { brand: 'MASTERCARD', last4: '4444', exp_month: 12, exp_year: FUTURE_YEAR, cardholder_name: 'Grace Hopper', country: 'US' },
     });
-    const succeeded = await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    const succeeded = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
     expect(succeeded).toMatchObject({ amount_refundable: 2500, amount_refunded: 0, failure_code: null });
     const records = await sandboxRecords(payment.id);
     expect(records.authorizations).toHaveLength(1);
     expect(records.authorizations[0]).toMatchObject({ amount: 2500, currency: 'USD', status: 'succeeded' });
-    await eventually(() => vaultRows(merchant.merchantId), (n) => n === 0);
+    await eventually(() => vaultRows(t.merchant.merchantId), (n) => n === 0);
   });
 
   it('a second POST after success shows "already completed" and authorizes nothing more', async () => {
     const payment = await createHosted();
     const page = pagePath(payment);
-    expect((await submitCard(api, page, card('4242424242424242'))).status).toBe(303);
-    const again = await submitCard(api, page, card('5555555555554444'));
+    expect((await submitCard(t.api, page, card('4242424242424242'))).status).toBe(303);
+    const again = await submitCard(t.api, page, card('5555555555554444'));
     expect(again.status).toBe(409);
     expectPageHeaders(again.headers);
     expect(again.html).toMatch(/This payment is already (completed|being processed)/);
     expect(again.html).toContain(`href="${returnUrlFor(payment.id).replace(/&/g, '&amp;')}"`);
-    await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
-    const done = await submitCard(api, page, card('5555555555554444'));
+    await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
+    const done = await submitCard(t.api, page, card('5555555555554444'));
     expect(done.status).toBe(409);
     expect(done.html).toContain('This payment is already completed');
-    const shown = await openPage(api, page);
+    const shown = await openPage(t.api, page);
     expect(shown.status).toBe(200);
     expect(shown.html).toContain('This payment is already completed');
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(1);
-    expect((await getPayment(api, merchant.testKey, payment.id)).json.card.last4).toBe('4242');
+    expect((await getPayment(t.api, t.merchant.testKey, payment.id)).json.card.last4).toBe('4242');
   });
 
   it('submissions at once authorize once, and every card leaves the vault', async () => {
@@ -242,78 +236,78 @@ describe('POST /checkout/:token', () => {
     // Several at once, so some reach the workflow in one workflow task: its handlers then start
     // together and only one may authorize (the others' cards are shredded unused).
     const cards = ['4242424242424242', '5555555555554444', '4000056655665556', '5200828282828210'];
-    const answers = await Promise.all(cards.map((number) => submitCard(api, page, card(number))));
+    const answers = await Promise.all(cards.map((number) => submitCard(t.api, page, card(number))));
     expect(answers.some((a) => a.status === 303)).toBe(true);
-    await eventually(() => getPayment(api, merchant.testKey, payment.id), (r) => r.json.status !== 'REQUIRES_ACTION');
+    await eventually(() => getPayment(t.api, t.merchant.testKey, payment.id), (r) => r.json.status !== 'REQUIRES_ACTION');
     const authorizations = (await sandboxRecords(payment.id)).authorizations;
     expect(authorizations).toHaveLength(1);
     // The Payment shows the card the acquirer authorized, not a later submission's.
-    expect((await getPayment(api, merchant.testKey, payment.id)).json.card.last4).toBe(authorizations[0]!.card_last4);
-    await eventually(() => vaultRows(merchant.merchantId), (n) => n === 0);
+    expect((await getPayment(t.api, t.merchant.testKey, payment.id)).json.card.last4).toBe(authorizations[0]!.card_last4);
+    await eventually(() => vaultRows(t.merchant.merchantId), (n) => n === 0);
   });
 
   it('declined: 303 to return_url with payment_id; the merchant reads FAILED', async () => {
     const payment = await createHosted();
-    const res = await submitCard(api, pagePath(payment), card('4000000000009995'));
+    const res = await submitCard(t.api, pagePath(payment), card('4000000000009995'));
     expect(res.status).toBe(303);
     expect(res.location).toBe(returnUrlFor(payment.id));
-    const failed = (await getPayment(api, merchant.testKey, payment.id)).json;
+    const failed = (await getPayment(t.api, t.merchant.testKey, payment.id)).json;
     expect(failed).toMatchObject({ status: 'FAILED', failure_code: 'insufficient_funds', card: { last4: '9995' }, next_action: null, amount_refundable: 0 });
-    const shown = await openPage(api, pagePath(payment));
+    const shown = await openPage(t.api, pagePath(payment));
     expect(shown.html).toContain('This payment was not completed');
   });
 
   it('3D Secure: 303 to the challenge, which next_action now shows; authenticate returns to the merchant, then SUCCEEDED', async () => {
     const payment = await createHosted();
-    const res = await submitCard(api, pagePath(payment), card('4000000000003220'));
+    const res = await submitCard(t.api, pagePath(payment), card('4000000000003220'));
     expect(res.status).toBe(303);
     expect(res.location).toMatch(new RegExp(`^${SANDBOX_URL}/3ds/`));
-    const waiting = (await getPayment(api, merchant.testKey, payment.id)).json;
+    const waiting = (await getPayment(t.api, t.merchant.testKey, payment.id)).json;
     expect(waiting).toMatchObject({ status: 'REQUIRES_ACTION', next_action: { type: 'redirect', reason: 'three_d_secure', redirect_url: res.location }, card: { last4: '3220' } });
     expect(waiting.status_transitions.requires_action_at).toBe(payment.status_transitions.requires_action_at);
 
     // Back on the hosted page meanwhile: no second form, a way on to the bank.
-    const back = await openPage(api, pagePath(payment));
+    const back = await openPage(t.api, pagePath(payment));
     expect(back.status).toBe(200);
     expect(back.html).toContain('Continue to your bank');
     expect(back.html).toContain(`href="${res.location}"`);
-    expect((await submitCard(api, pagePath(payment), card('4242424242424242'))).status).toBe(409);
+    expect((await submitCard(t.api, pagePath(payment), card('4242424242424242'))).status).toBe(409);
 
     const done = await submitOutcome(res.location!, 'authenticate');
     expect(done.status).toBe(303);
     const returned = await follow(done.location!, res.location!);
     expect(returned.status).toBe(303);
     expect(returned.location).toBe(returnUrlFor(payment.id));
-    await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
   });
 
   it('3D Secure failed: FAILED three_d_secure_failed', async () => {
     const payment = await createHosted();
-    const res = await submitCard(api, pagePath(payment), card('4000000000003220'));
+    const res = await submitCard(t.api, pagePath(payment), card('4000000000003220'));
     const done = await submitOutcome(res.location!, 'fail');
     expect(done.status).toBe(303);
     expect((await follow(done.location!, res.location!)).location).toBe(returnUrlFor(payment.id));
-    await waitForStatus(api, merchant.testKey, payment.id, 'FAILED');
-    expect((await getPayment(api, merchant.testKey, payment.id)).json.failure_code).toBe('three_d_secure_failed');
+    await waitForStatus(t.api, t.merchant.testKey, payment.id, 'FAILED');
+    expect((await getPayment(t.api, t.merchant.testKey, payment.id)).json.failure_code).toBe('three_d_secure_failed');
   });
 
   it.each([['4000004290000003'], ['4000005020000007'], ['4000005030000005']])('provider error (%s): re-rendered with "try again", the Payment stays open', async (number) => {
     const payment = await createHosted();
     const page = pagePath(payment);
-    const res = await submitCard(api, page, card(number));
+    const res = await submitCard(t.api, page, card(number));
     expect(res.status).toBe(503);
     expectPageHeaders(res.headers);
     expect(res.html).toContain('Please try again in a moment.');
     expect(res.html).toContain('<form method="post"');
-    const after = (await getPayment(api, merchant.testKey, payment.id)).json;
+    const after = (await getPayment(t.api, t.merchant.testKey, payment.id)).json;
     expect(after).toMatchObject({ status: 'REQUIRES_ACTION', next_action: payment.next_action });
     // The refused card does not stay in the vault.
-    expect(await vaultRows(merchant.merchantId)).toBe(0);
+    expect(await vaultRows(t.merchant.merchantId)).toBe(0);
 
-    const retry = await submitCard(api, page, card('4242424242424242'));
+    const retry = await submitCard(t.api, page, card('4242424242424242'));
     expect(retry.status).toBe(303);
     expect(retry.location).toBe(returnUrlFor(payment.id));
-    await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
   });
 
   it('a card whose authorization got no answer, then another card: the Payment is the authorization the provider holds, on the first card', async () => {
@@ -321,31 +315,31 @@ describe('POST /checkout/:token', () => {
     const page = pagePath(payment);
     // The acquirer authorizes the first card, then the connection drops before its answer.
     await setSandboxFaults({ reset_after_next: 1, path_prefix: '/v1/authorizations', method: 'POST' });
-    const first = await submitCard(api, page, card('4242424242424242'));
+    const first = await submitCard(t.api, page, card('4242424242424242'));
     await clearSandboxFaults();
     expect(first.status).toBe(503);
     expect(first.html).toContain('Please try again in a moment.');
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(1);
 
     // Under the same provider key the second card would be answered with the first one's authorization.
-    const second = await submitCard(api, page, card('5555555555554444'));
+    const second = await submitCard(t.api, page, card('5555555555554444'));
     expect(second.status).toBe(303);
     expect(second.location).toBe(returnUrlFor(payment.id));
-    const settled = await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    const settled = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
     expect(settled.card).toMatchObject({ brand: 'VISA', last4: '4242' });
     expect((await sandboxRecords(payment.id)).authorizations.map((a) => a.card_last4)).toEqual(['4242']);
-    await eventually(() => vaultRows(merchant.merchantId), (n) => n === 0);
+    await eventually(() => vaultRows(t.merchant.merchantId), (n) => n === 0);
   });
 
   it('refuses a POST a browser marks as cross-site', async () => {
     const payment = await createHosted();
-    const res = await submitCard(api, pagePath(payment), card('4242424242424242'), { 'Sec-Fetch-Site': 'cross-site' });
+    const res = await submitCard(t.api, pagePath(payment), card('4242424242424242'), { 'Sec-Fetch-Site': 'cross-site' });
     expect(res.status).toBe(403);
-    expect((await getPayment(api, merchant.testKey, payment.id)).json.status).toBe('REQUIRES_ACTION');
+    expect((await getPayment(t.api, t.merchant.testKey, payment.id)).json.status).toBe('REQUIRES_ACTION');
   });
 
   it('an unknown token is a 404 page', async () => {
-    const res = await submitCard(api, `/checkout/${'b'.repeat(32)}`, card('4242424242424242'));
+    const res = await submitCard(t.api, `/checkout/${'b'.repeat(32)}`, card('4242424242424242'));
     expect(res.status).toBe(404);
     expect(res.html).toContain('Payment page not found');
   });
@@ -353,11 +347,11 @@ describe('POST /checkout/:token', () => {
   it('no card number reaches the database, the logs or the workflow history', async () => {
     const payment = await createHosted();
     const number = '6011111111111117';
-    expect((await submitCard(api, pagePath(payment), card(number))).status).toBe(303);
-    await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
-    const rows = await api.deps.dataSource.query('SELECT * FROM payments WHERE id = ?', [payment.id]);
+    expect((await submitCard(t.api, pagePath(payment), card(number))).status).toBe(303);
+    await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
+    const rows = await t.api.deps.dataSource.query('SELECT * FROM payments WHERE id = ?', [payment.id]);
     // Payloads decrypted: the submission is there, with the masked card only.
-    const history = await historyText(api.deps.temporal, payment.id);
+    const history = await historyText(t.api.deps.temporal, payment.id);
     expect(history.includes('submitHostedCard') && history.includes('1117')).toBe(true);
     const logs = ['api.log', 'worker.log'].map((file) => fs.readFileSync(path.join(TEST_LOG_DIR, file), 'utf8'));
     for (const [where, text] of [['payments row', JSON.stringify(rows)], ['history', history], ['api.log', logs[0]!], ['worker.log', logs[1]!]]) {
@@ -373,7 +367,7 @@ describe('expiry', () => {
 
   it('an EXPIRED Payment shows the expiry page (410) and takes no card', async () => {
     const payment = await createHosted(shortApi);
-    await waitForStatus(shortApi, merchant.testKey, payment.id, 'EXPIRED');
+    await waitForStatus(shortApi, t.merchant.testKey, payment.id, 'EXPIRED');
     const page = await openPage(shortApi, pagePath(payment));
     expect(page.status).toBe(410);
     expectPageHeaders(page.headers);
@@ -382,7 +376,7 @@ describe('expiry', () => {
     const res = await submitCard(shortApi, pagePath(payment), card('4242424242424242'));
     expect(res.status).toBe(410);
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(0);
-    expect(await vaultRows(merchant.merchantId)).toBe(0);
+    expect(await vaultRows(t.merchant.merchantId)).toBe(0);
   });
 });
 

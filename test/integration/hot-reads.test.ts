@@ -13,6 +13,7 @@ import { entityColumns } from '../../src/db/entity-columns';
 import { migrate } from '../../src/db/migrate';
 import { emptyTransitions, type PaymentView, type RefundView } from '../../src/domain/payment';
 import { findPayment, recordPaymentProjection, rowToPayment } from '../../src/read-models/payments';
+import { TEST_BOX } from '../helpers/payments';
 import { TEST_ENV } from '../helpers/test-env';
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hot-reads-')), 'payments.sqlite');
@@ -55,24 +56,24 @@ describe.each(ENGINES)('%s', (engine, url) => {
   it('findPayment gives what the repository gives, refunds in their order, only in its own scope', async () => {
     const merchantId = `mer_hot_${token()}`;
     const view = payment(merchantId, true);
-    await recordPaymentProjection(dataSource, view, { likelyNew: true });
+    await recordPaymentProjection(dataSource, TEST_BOX, view, { likelyNew: true });
 
     const row = await dataSource.getRepository(Payment).findOneByOrFail({ id: view.id });
     const refunds = await dataSource.getRepository(Refund).find({ where: { payment_id: view.id }, order: { seq: 'ASC' } });
-    const found = await findPayment(dataSource, { merchantId, livemode: true }, view.id);
-    expect(found).toEqual(rowToPayment(row, refunds));
+    const found = await findPayment(dataSource, TEST_BOX, { merchantId, livemode: true }, view.id);
+    expect(found).toEqual(rowToPayment(row, refunds, TEST_BOX));
     expect(found).toEqual(view);
     expect(found!.refunds.map((r) => r.id)).toEqual(view.refunds.map((r) => r.id));
 
-    expect(await findPayment(dataSource, { merchantId, livemode: false }, view.id)).toBeNull();
-    expect(await findPayment(dataSource, { merchantId: `mer_hot_${token()}`, livemode: true }, view.id)).toBeNull();
+    expect(await findPayment(dataSource, TEST_BOX, { merchantId, livemode: false }, view.id)).toBeNull();
+    expect(await findPayment(dataSource, TEST_BOX, { merchantId: `mer_hot_${token()}`, livemode: true }, view.id)).toBeNull();
   });
 
   it('a Payment without refunds comes back with none (the outer join found nothing)', async () => {
     const merchantId = `mer_hot_${token()}`;
     const view = { ...payment(merchantId, false), refunds: [], amount_refunded: 0, amount_refundable: 123_456_789_012, card: null, billing_details: null, metadata: null, customer: null };
-    await recordPaymentProjection(dataSource, view, { likelyNew: true });
-    expect(await findPayment(dataSource, { merchantId, livemode: false }, view.id)).toEqual(view);
+    await recordPaymentProjection(dataSource, TEST_BOX, view, { likelyNew: true });
+    expect(await findPayment(dataSource, TEST_BOX, { merchantId, livemode: false }, view.id)).toEqual(view);
   });
 
   it('an API key and its merchant hydrate as the repository reads them', async () => {

@@ -4,22 +4,19 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunningApi } from '../../src/api/server';
 import { PROJECT_ROOT } from '../../src/config';
-import { call, createMerchant, directPaymentBody, eventually, startTestApi } from '../helpers/api';
+import { call, createMerchant, directPaymentBody, eventually, useTestApi } from '../helpers/api';
 import { freePort } from '../helpers/processes';
 import { startApiProcess } from '../helpers/temporal';
 import { TEST_ENV } from '../helpers/test-env';
 
-let api: RunningApi;
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api.close(); });
+const t = useTestApi();
 
 it('the API exposes request counts and latency histograms by route and status', async () => {
-  const merchant = await createMerchant(api);
-  await call(api, 'GET', '/v1/payments', { key: merchant.testKey });
-  await call(api, 'GET', '/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA', { key: merchant.testKey });
-  const res = await call(api, 'GET', '/metrics');
+  const merchant = await createMerchant(t.api);
+  await call(t.api, 'GET', '/v1/payments', { key: merchant.testKey });
+  await call(t.api, 'GET', '/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA', { key: merchant.testKey });
+  const res = await call(t.api, 'GET', '/metrics');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   expect(res.text).toMatch(/http_requests_total\{route="listPayments",method="GET",status="200"\} \d+/);
@@ -29,8 +26,8 @@ it('the API exposes request counts and latency histograms by route and status', 
 });
 
 it('the worker exposes provider latency, status changes and webhook delivery results', async () => {
-  const merchant = await createMerchant(api);
-  const created = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody() });
+  const merchant = await createMerchant(t.api);
+  const created = await call(t.api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody() });
   expect(created.status).toBe(201);
   const text = await eventually(
     async () => (await fetch(`http://127.0.0.1:${TEST_ENV.workerMetricsPort}/metrics`)).text(),
@@ -58,7 +55,7 @@ describe('metrics ports', () => {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH!, HOME: os.homedir(), DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-        TEMPORAL_ADDRESS: `127.0.0.1:${TEST_ENV.temporalPort}`, TEMPORAL_TASK_QUEUE: `dev-start-${Date.now()}`,
+        TEMPORAL_ADDRESS: `127.0.0.1:${TEST_ENV.temporalPort}`, TEMPORAL_TASK_QUEUE: `dev-start-${Date.now()}`, CHORE_SCHEDULES: 'off',
         PORT: String(port), SANDBOX_PORT: String(sandboxPort), WORKER_METRICS_PORT: String(workerMetricsPort), API_METRICS_PORT: String(apiMetricsPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

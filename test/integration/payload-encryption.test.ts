@@ -12,7 +12,7 @@ import { historyPayloads, replayHistories } from '../../src/replay/histories';
 import { keyIdOf } from '../../src/temporal/codec';
 import { temporalCliPath } from '../../src/temporal/dev-server';
 import { workflowBundle } from '../../workers/worker';
-import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { call, createMerchant, directPaymentBody, eventually, startTestApi, useTestApi } from '../helpers/api';
 import { waitForStatus } from '../helpers/payments';
 import type { ManagedProcess } from '../helpers/processes';
 import { historyText, rawHistoryText } from '../helpers/scan';
@@ -39,19 +39,13 @@ const PERSONAL = {
 const run = promisify(execFile);
 const EXP = `12/${String(new Date().getFullYear() + 2).slice(-2)}`;
 
-let api: RunningApi;
-let merchant: TestMerchant;
 const workflows: Record<string, { id: string; personal: string[] }> = {};
 
-beforeAll(async () => {
-  api = await startTestApi({ refundWindowSeconds: 20 });
-  merchant = await createMerchant(api, { name: 'Encryption Shop' });
-}, 60_000);
-afterAll(async () => { await api.close(); });
+const t = useTestApi({ config: { refundWindowSeconds: 20 }, merchant: { name: 'Encryption Shop' }, timeoutMs: 60_000 });
 
 it('runs a Direct and a hosted Payment, a Refund and a Payout with personal data', async () => {
-  const direct = await call(api, 'POST', '/v1/payments', {
-    key: merchant.testKey,
+  const direct = await call(t.api, 'POST', '/v1/payments', {
+    key: t.merchant.testKey,
     body: directPaymentBody({
       customer_ip_address: PERSONAL.customerIp,
       description: PERSONAL.description,
@@ -59,11 +53,11 @@ it('runs a Direct and a hosted Payment, a Refund and a Payout with personal data
     }, { holder_name: PERSONAL.holderName }),
   });
   expect(direct.status).toBe(201);
-  await waitForStatus(api, merchant.testKey, direct.json.id, 'SUCCEEDED');
+  await waitForStatus(t.api, t.merchant.testKey, direct.json.id, 'SUCCEEDED');
   workflows.direct = { id: direct.json.id, personal: [PERSONAL.holderName, PERSONAL.billingEmail, PERSONAL.billingFirstName, PERSONAL.billingLastName, PERSONAL.addressLine, PERSONAL.customerIp, PERSONAL.description] };
 
-  const hosted = await call(api, 'POST', '/v1/payments/hpp', {
-    key: merchant.testKey,
+  const hosted = await call(t.api, 'POST', '/v1/payments/hpp', {
+    key: t.merchant.testKey,
     body: { amount: 2500, currency: 'EUR', customer_ip_address: PERSONAL.hostedIp, return_url: 'https://shop.example/return', billing_details: { email: PERSONAL.hostedEmail } },
   });
   expect(hosted.status).toBe(201);
@@ -72,27 +66,27 @@ it('runs a Direct and a hosted Payment, a Refund and a Payout with personal data
     body: new URLSearchParams({ card_number: '4242424242424242', exp: EXP, cvc: '123', cardholder_name: PERSONAL.hostedCardholder }).toString(),
   });
   expect(submitted.status).toBe(303);
-  await waitForStatus(api, merchant.testKey, hosted.json.id, 'SUCCEEDED');
+  await waitForStatus(t.api, t.merchant.testKey, hosted.json.id, 'SUCCEEDED');
   workflows.hosted = { id: hosted.json.id, personal: [PERSONAL.hostedEmail, PERSONAL.hostedCardholder, PERSONAL.hostedIp] };
 
-  const refund = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: direct.json.id, amount: 1000, reason: PERSONAL.refundReason } });
+  const refund = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, body: { payment_id: direct.json.id, amount: 1000, reason: PERSONAL.refundReason } });
   expect(refund.status).toBe(201);
-  await eventually(() => call(api, 'GET', `/v1/payments/${direct.json.id}`, { key: merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
+  await eventually(() => call(t.api, 'GET', `/v1/payments/${direct.json.id}`, { key: t.merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED');
   workflows.refund = { id: refund.json.id, personal: [PERSONAL.refundReason] };
 
-  const payout = await call(api, 'POST', '/v1/payouts', {
-    key: merchant.testKey,
+  const payout = await call(t.api, 'POST', '/v1/payouts', {
+    key: t.merchant.testKey,
     body: { amount: 2500, currency: 'EUR', initiator_ip_address: PERSONAL.payoutIp, recipient: { first_name: PERSONAL.recipientFirst, last_name: PERSONAL.recipientLast, country: 'ES' }, destination: { card_number: '4000004290000003' } },
   });
   expect(payout.status).toBe(201);
-  await eventually(() => call(api, 'GET', `/v1/payouts/${payout.json.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED', 60_000);
+  await eventually(() => call(t.api, 'GET', `/v1/payouts/${payout.json.id}`, { key: t.merchant.testKey }), (r) => r.json.status === 'SUCCEEDED', 60_000);
   workflows.payout = { id: payout.json.id, personal: [PERSONAL.recipientFirst, PERSONAL.recipientLast, PERSONAL.payoutIp] };
 }, 180_000);
 
 describe.each(['direct', 'hosted', 'refund', 'payout'])('the %s history', (name) => {
   it('holds no personal data in plaintext, search attributes and summaries included', async () => {
     const { id, personal } = workflows[name]!;
-    const raw = await rawHistoryText(api.deps.temporal, id);
+    const raw = await rawHistoryText(t.api.deps.temporal, id);
     expect(raw).toContain(id);
     expect({ id, plaintext: personal.filter((value) => raw.includes(value)) }).toEqual({ id, plaintext: [] });
     // Nothing of the description's or a name's words either (a summary, a search attribute).
@@ -101,13 +95,13 @@ describe.each(['direct', 'hosted', 'refund', 'payout'])('the %s history', (name)
 
   it('holds it encrypted: decrypted with the key ring, every value is there', async () => {
     const { id, personal } = workflows[name]!;
-    const decrypted = await historyText(api.deps.temporal, id);
+    const decrypted = await historyText(t.api.deps.temporal, id);
     expect({ id, missing: personal.filter((value) => !decrypted.includes(value)) }).toEqual({ id, missing: [] });
   });
 
   it('has every payload encrypted under the current key', async () => {
     const { id } = workflows[name]!;
-    const payloads = await historyPayloads(await api.deps.temporal.workflow.getHandle(id).fetchHistory());
+    const payloads = await historyPayloads(await t.api.deps.temporal.workflow.getHandle(id).fetchHistory());
     expect(payloads.length).toBeGreaterThan(2);
     expect([...new Set(payloads.map(keyIdOf))]).toEqual([TEST_ENV.codecKeys.currentKeyId]);
   });
@@ -148,7 +142,8 @@ describe('key rotation', () => {
   it('a run started under key 1 completes under key 2, replays and decodes with the ring', async () => {
     // Under key 1: a Payment that succeeds and stays open for refunds.
     worker = await startWorkerProcess('worker-key1', taskQueue, keyEnv(before));
-    const oldApi = await startTestApi({ taskQueue, temporalCodec: before, refundWindowSeconds: 25 });
+    // The window outlasts a worker restart on a loaded machine (starting one bundles the workflows).
+    const oldApi = await startTestApi({ taskQueue, temporalCodec: before, refundWindowSeconds: 60 });
     const shop = await createMerchant(oldApi, { name: 'Rotation Shop' });
     let paymentId: string;
     try {
@@ -168,7 +163,7 @@ describe('key rotation', () => {
     const refund = await call(rotatedApi, 'POST', '/v1/refunds', { key: shop.testKey, body: { payment_id: paymentId, amount: 4999, reason: 'rotation' } });
     expect(refund.status).toBe(201);
     const closed = `WorkflowId = '${paymentId}' AND ExecutionStatus = 'Completed'`;
-    await eventually(async () => (await rotatedApi!.deps.temporal.workflow.count(closed)).count, (n) => n === 1, 60_000, 500);
+    await eventually(async () => (await rotatedApi!.deps.temporal.workflow.count(closed)).count, (n) => n === 1, 120_000, 500);
     expect((await call(rotatedApi, 'GET', `/v1/payments/${paymentId}`, { key: shop.testKey })).json.refunds[0].status).toBe('SUCCEEDED');
 
     const history = await rotatedApi.deps.temporal.workflow.getHandle(paymentId).fetchHistory();

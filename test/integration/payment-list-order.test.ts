@@ -10,7 +10,7 @@ import { openDataSource } from '../../src/db/data-source';
 import { migrate } from '../../src/db/migrate';
 import type { PaymentStatus } from '../../src/domain/payment';
 import { listPayments, recordPaymentProjection, type PaymentListQuery } from '../../src/read-models/payments';
-import { projectedPayment } from '../helpers/payments';
+import { projectedPayment, TEST_BOX } from '../helpers/payments';
 import { TEST_ENV } from '../helpers/test-env';
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'payment-list-order-')), 'payments.sqlite');
@@ -37,11 +37,11 @@ describe.each(ENGINES)('%s', (engine, url) => {
         made += 1;
         const id = `pay_${String(999 - made).padStart(4, '0')}${randomBytes(10).toString('hex')}`;
         const view = projectedPayment(merchantId, id, { amount: 100 * made, status, created_at: createdAt, updated_at: createdAt });
-        await recordPaymentProjection(dataSource, view, { likelyNew: true });
+        await recordPaymentProjection(dataSource, TEST_BOX, view, { likelyNew: true });
         return id;
       },
       async list(query: Partial<PaymentListQuery> = {}): Promise<{ ids: string[]; hasMore: boolean }> {
-        const result = await listPayments(dataSource, scope, { limit: 100, ...query });
+        const result = await listPayments(dataSource, TEST_BOX, scope, { limit: 100, ...query });
         if ('cursorNotFound' in result) throw new Error(`cursor not found: ${result.cursorNotFound}`);
         return { ids: result.data.map((p) => p.id), hasMore: result.hasMore };
       },

@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import { openDataSource } from '../../src/db/data-source';
 import { emptyTransitions, type PaymentView, type RefundView } from '../../src/domain/payment';
 import { findPayment, recordPaymentProjection } from '../../src/read-models/payments';
+import { TEST_BOX } from '../helpers/payments';
+import { statementsOf } from '../helpers/statements';
 import { TEST_ENV } from '../helpers/test-env';
 
 let dataSource: DataSource;
@@ -35,17 +37,17 @@ it.each([
   ['an old snapshot retried after a newer one', [{ version: 3, likelyNew: false }, { version: 1, likelyNew: false }, { version: 2, likelyNew: true }]],
 ])('%s: the highest version stays', async (_name, writes) => {
   const id = newId();
-  for (const write of writes) await recordPaymentProjection(dataSource, view(id, write.version), { likelyNew: write.likelyNew });
+  for (const write of writes) await recordPaymentProjection(dataSource, TEST_BOX, view(id, write.version), { likelyNew: write.likelyNew });
   const highest = Math.max(...writes.map((w) => w.version));
-  expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: highest, description: `version ${highest}` });
+  expect(await findPayment(dataSource, TEST_BOX, scope, id)).toMatchObject({ version: highest, description: `version ${highest}` });
 });
 
 it('writers racing on a new Payment leave one row at the highest version', async () => {
   const id = newId();
-  await Promise.all([1, 2, 3, 4].map((version) => recordPaymentProjection(dataSource, view(id, version), { likelyNew: version % 2 === 1 })));
+  await Promise.all([1, 2, 3, 4].map((version) => recordPaymentProjection(dataSource, TEST_BOX, view(id, version), { likelyNew: version % 2 === 1 })));
   const rows: unknown[] = await dataSource.query('SELECT id FROM payments WHERE id = ?', [id]);
   expect(rows).toHaveLength(1);
-  expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: 4 });
+  expect(await findPayment(dataSource, TEST_BOX, scope, id)).toMatchObject({ version: 4 });
 });
 
 it('a Payment with refunds is written with its refunds, and an older snapshot moves neither', async () => {
@@ -55,10 +57,10 @@ it('a Payment with refunds is written with its refunds, and an older snapshot mo
     reason: 'requested_by_customer', refund_type: 'PARTIAL', status: 'SUCCEEDED', failure_code: null, failure_message: null,
     created_at: 101, updated_at: 102, completed_at: 102,
   };
-  await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-  await recordPaymentProjection(dataSource, view(id, 3, { refunds: [refund], amount_refunded: 1000, amount_refundable: 3999 }));
-  await recordPaymentProjection(dataSource, view(id, 2, { refunds: [{ ...refund, status: 'PROCESSING', completed_at: null }] }));
-  const shown = await findPayment(dataSource, scope, id);
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 3, { refunds: [refund], amount_refunded: 1000, amount_refundable: 3999 }));
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [{ ...refund, status: 'PROCESSING', completed_at: null }] }));
+  const shown = await findPayment(dataSource, TEST_BOX, scope, id);
   expect(shown).toMatchObject({ version: 3, amount_refunded: 1000, amount_refundable: 3999 });
   expect(shown!.refunds).toMatchObject([{ id: refund.id, status: 'SUCCEEDED' }]);
 });
@@ -72,13 +74,13 @@ it('a change writes only the refunds whose state moved; a missing refund row is 
   });
   const settled = refund(1);
   const pending = refund(2, { status: 'PENDING', updated_at: 103, completed_at: null });
-  await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-  await recordPaymentProjection(dataSource, view(id, 2, { refunds: [settled, pending] }));
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [settled, pending] }));
   // Mark the settled refund's row: a rewrite would put the snapshot's reason back.
   await dataSource.query('UPDATE refunds SET reason = ? WHERE id = ?', ['untouched', settled.id]);
   await dataSource.query('DELETE FROM refunds WHERE id = ?', [pending.id]);
   const nowSucceeded = { ...pending, status: 'SUCCEEDED' as const, updated_at: 104, completed_at: 104 };
-  await recordPaymentProjection(dataSource, view(id, 3, { refunds: [settled, nowSucceeded] }));
+  await recordPaymentProjection(dataSource, TEST_BOX, view(id, 3, { refunds: [settled, nowSucceeded] }));
 
   const rows: Array<{ id: string; reason: string; status: string; version: number | string }> = await dataSource.query(
     'SELECT id, reason, status, version FROM refunds WHERE payment_id = ? ORDER BY seq', [id]);
@@ -86,7 +88,7 @@ it('a change writes only the refunds whose state moved; a missing refund row is 
     { id: settled.id, reason: 'untouched', status: 'SUCCEEDED', version: 2 },
     { id: pending.id, reason: 'requested_by_customer', status: 'SUCCEEDED', version: 3 },
   ]);
-  expect((await findPayment(dataSource, scope, id))!.refunds.map((r) => r.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+  expect((await findPayment(dataSource, TEST_BOX, scope, id))!.refunds.map((r) => r.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
 });
 
 describe('a refund the read model does not hold yet', () => {
@@ -98,27 +100,20 @@ describe('a refund the read model does not hold yet', () => {
 
   it('is inserted with one statement after the read of the stored refunds', async () => {
     const id = newId();
-    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-    const runner = dataSource.createQueryRunner();
-    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
-    await runner.release();
-    try {
-      await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
-      const onRefunds = query.mock.calls.map(([sql]) => String(sql)).filter((sql) => /`?refunds`?/.test(sql) && !/^\s*(START|COMMIT|BEGIN)/i.test(sql));
-      expect(onRefunds.map((sql) => sql.trim().split(/\s+/)[0]!.toUpperCase())).toEqual(['SELECT', 'INSERT']);
-    } finally {
-      query.mockRestore();
-    }
-    expect((await findPayment(dataSource, scope, id))!.refunds).toMatchObject([{ status: 'PROCESSING' }]);
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+    const sent = await statementsOf(dataSource, () => recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)] })));
+    const onRefunds = sent.filter((sql) => /`?refunds`?/.test(sql));
+    expect(onRefunds.map((sql) => sql.split(' ')[0]!.toUpperCase())).toEqual(['SELECT', 'INSERT']);
+    expect((await findPayment(dataSource, TEST_BOX, scope, id))!.refunds).toMatchObject([{ status: 'PROCESSING' }]);
   });
 
   it('written by two racing writers ends as one row at the higher version', async () => {
     for (let round = 0; round < 5; round += 1) {
       const id = newId();
-      await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
+      await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
       await Promise.all([
-        recordPaymentProjection(dataSource, view(id, 3, { refunds: [refundOf(id, { status: 'SUCCEEDED', updated_at: 103, completed_at: 103 })] })),
-        recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] })),
+        recordPaymentProjection(dataSource, TEST_BOX, view(id, 3, { refunds: [refundOf(id, { status: 'SUCCEEDED', updated_at: 103, completed_at: 103 })] })),
+        recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)] })),
       ]);
       const rows: Array<{ status: string; version: number | string }> = await dataSource.query('SELECT status, version FROM refunds WHERE payment_id = ?', [id]);
       expect(rows.map((r) => ({ status: r.status, version: Number(r.version) }))).toEqual([{ status: 'SUCCEEDED', version: 3 }]);
@@ -133,43 +128,30 @@ describe('a snapshot no newer than the stored Payment', () => {
     created_at: 101, updated_at: 102, completed_at: 102, ...patch,
   });
 
-  /** The statements (but transaction control) that `write` sends. */
-  async function statementsOf(write: () => Promise<void>): Promise<string[]> {
-    const runner = dataSource.createQueryRunner();
-    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
-    await runner.release();
-    try {
-      await write();
-      return query.mock.calls.map(([sql]) => String(sql).trim()).filter((sql) => !/^(START|COMMIT|BEGIN|ROLLBACK)/i.test(sql));
-    } finally {
-      query.mockRestore();
-    }
-  }
-
   it('writes none of its refunds: the writer of the stored version wrote them with it', async () => {
     const id = newId();
-    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)] }));
     // The other writer of version 2, or an older one retried, with the refund as it saw it.
     for (const version of [2, 1]) {
-      const sent = await statementsOf(() => recordPaymentProjection(dataSource, view(id, version, { refunds: [refundOf(id, { status: 'PROCESSING', completed_at: null })] })));
+      const sent = await statementsOf(dataSource, () => recordPaymentProjection(dataSource, TEST_BOX, view(id, version, { refunds: [refundOf(id, { status: 'PROCESSING', completed_at: null })] })));
       expect(sent.filter((sql) => /`?refunds`?/.test(sql))).toEqual([]);
     }
-    expect((await findPayment(dataSource, scope, id))!.refunds).toMatchObject([{ status: 'SUCCEEDED' }]);
+    expect((await findPayment(dataSource, TEST_BOX, scope, id))!.refunds).toMatchObject([{ status: 'SUCCEEDED' }]);
   });
 
   it('costs one guarded update when its row is known to exist (a refund\'s answer)', async () => {
     const id = newId();
-    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }));
-    const sent = await statementsOf(() => recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)] }), { exists: true }));
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)] }));
+    const sent = await statementsOf(dataSource, () => recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)] }), { exists: true }));
     expect(sent.map((sql) => sql.split(/\s+/)[0]!.toUpperCase())).toEqual(['UPDATE']);
   });
 
   it('a newer one with `exists` still writes the Payment and its refunds', async () => {
     const id = newId();
-    await recordPaymentProjection(dataSource, view(id, 1), { likelyNew: true });
-    await recordPaymentProjection(dataSource, view(id, 2, { refunds: [refundOf(id)], amount_refunded: 1000 }), { exists: true });
-    expect(await findPayment(dataSource, scope, id)).toMatchObject({ version: 2, amount_refunded: 1000, refunds: [{ status: 'SUCCEEDED' }] });
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 1), { likelyNew: true });
+    await recordPaymentProjection(dataSource, TEST_BOX, view(id, 2, { refunds: [refundOf(id)], amount_refunded: 1000 }), { exists: true });
+    expect(await findPayment(dataSource, TEST_BOX, scope, id)).toMatchObject({ version: 2, amount_refunded: 1000, refunds: [{ status: 'SUCCEEDED' }] });
   });
 });

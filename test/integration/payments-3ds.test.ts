@@ -2,27 +2,20 @@
 // plain HTTP, the browser return through the service to the merchant's return_url, the device step
 // that changes the redirect URL, a decline after the challenge, and expiry after
 // PAYMENT_ACTION_TTL.
-import type { RunningApi } from '../../src/api/server';
 import { failureMessage } from '../../src/domain/failure-codes';
-import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
+import { useTestApi } from '../helpers/api';
 import { createDirectPayment, getPayment, nowSeconds, waitForStatus } from '../helpers/payments';
 import { signNotification } from '../../src/provider/sandbox/notify';
 import { follow, openPage, sandboxRecords, submitOutcome } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 
-let api: RunningApi;
-let merchant: TestMerchant;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api);
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi();
 
 const RETURN_URL = 'https://shop.example/checkout/done?order=42';
 
 async function requiresAction(number: string) {
-  const res = await createDirectPayment(api, merchant.testKey, { return_url: RETURN_URL }, { number });
+  const res = await createDirectPayment(t.api, t.merchant.testKey, { return_url: RETURN_URL }, { number });
   expect(res.status).toBe(201);
   expect(res.json.status).toBe('REQUIRES_ACTION');
   expect(res.json.next_action).toMatchObject({ type: 'redirect', reason: 'three_d_secure' });
@@ -31,7 +24,7 @@ async function requiresAction(number: string) {
 
 /** The browser leg after the 3DS form: sandbox -> service return -> merchant return_url. */
 async function expectReturnToMerchant(location: string | null, paymentId: string): Promise<void> {
-  expect(location).toBe(`${api.url}/checkout/return/${paymentId}`);
+  expect(location).toBe(`${t.api.url}/checkout/return/${paymentId}`);
   const hop = await follow(location!);
   expect(hop.status).toBe(303);
   const merchantReturn = new URL(hop.location!);
@@ -55,11 +48,11 @@ describe('challenge (4000000000003220)', () => {
     await expectReturnToMerchant(submitted.location, payment.id);
 
     // The provider notification was taken before the redirect: the Payment already moved on.
-    const afterReturn = await getPayment(api, merchant.testKey, payment.id);
+    const afterReturn = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(['PROCESSING', 'SUCCEEDED']).toContain(afterReturn.json.status);
     expect(afterReturn.json.next_action).toBeNull();
 
-    const done = await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    const done = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
     expect(done).toMatchObject({ amount_refundable: payment.amount, failure_code: null, next_action: null });
     expect(done.status_transitions.requires_action_at).toBe(payment.status_transitions.requires_action_at);
     expect(done.status_transitions.processing_at).toBeGreaterThanOrEqual(payment.status_transitions.requires_action_at);
@@ -76,7 +69,7 @@ describe('challenge (4000000000003220)', () => {
     const submitted = await submitOutcome(payment.next_action.redirect_url, 'fail');
     expect(submitted.status).toBe(303);
     await expectReturnToMerchant(submitted.location, payment.id);
-    const failed = await waitForStatus(api, merchant.testKey, payment.id, 'FAILED');
+    const failed = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'FAILED');
     expect(failed).toMatchObject({ failure_code: 'three_d_secure_failed', failure_message: failureMessage('three_d_secure_failed'), amount_refundable: 0, next_action: null });
     expect(failed.status_transitions.failed_at).toBeGreaterThanOrEqual(payment.status_transitions.requires_action_at);
     expect(failed.status_transitions.processing_at).toBeNull();
@@ -85,7 +78,7 @@ describe('challenge (4000000000003220)', () => {
   it('an unknown outcome is refused by the page and leaves the Payment waiting', async () => {
     const payment = await requiresAction('4000000000003220');
     expect((await submitOutcome(payment.next_action.redirect_url, 'maybe')).status).toBe(400);
-    const read = await getPayment(api, merchant.testKey, payment.id);
+    const read = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(read.json.status).toBe('REQUIRES_ACTION');
     expect(read.json.next_action.redirect_url).toBe(payment.next_action.redirect_url);
   });
@@ -106,7 +99,7 @@ describe('device step, then challenge (4000000000003063)', () => {
 
     // The merchant, polling, sees the new URL and redirects the browser again (docs/hosted-page.md,
     // "The API part": the redirect URL always shows the latest step).
-    const polled = await getPayment(api, merchant.testKey, payment.id);
+    const polled = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(polled.json.status).toBe('REQUIRES_ACTION');
     expect(polled.json.next_action).toEqual({ type: 'redirect', reason: 'three_d_secure', redirect_url: challengeUrl });
     expect(polled.json.status_transitions.requires_action_at).toBe(payment.status_transitions.requires_action_at);
@@ -120,7 +113,7 @@ describe('device step, then challenge (4000000000003063)', () => {
     const submitted = await submitOutcome(challengeUrl, 'authenticate');
     expect(submitted.status).toBe(303);
     await expectReturnToMerchant(submitted.location, payment.id);
-    const done = await waitForStatus(api, merchant.testKey, payment.id, 'SUCCEEDED');
+    const done = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'SUCCEEDED');
     expect(done.amount_refundable).toBe(payment.amount);
     expect((await sandboxRecords(payment.id)).authorizations).toHaveLength(1);
   });
@@ -132,7 +125,7 @@ describe('challenge then decline (4000008400001629)', () => {
     const submitted = await submitOutcome(payment.next_action.redirect_url, 'authenticate');
     expect(submitted.status).toBe(303);
     await expectReturnToMerchant(submitted.location, payment.id);
-    const failed = await waitForStatus(api, merchant.testKey, payment.id, 'FAILED');
+    const failed = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'FAILED');
     expect(failed).toMatchObject({ failure_code: 'three_d_secure_failed', amount_refundable: 0, next_action: null, card: { last4: '1629', brand: 'VISA', country: 'US' } });
   });
 });
@@ -140,7 +133,7 @@ describe('challenge then decline (4000008400001629)', () => {
 describe('expiry', () => {
   it(`no action within PAYMENT_ACTION_TTL (${TEST_ENV.actionTtlSeconds} s) -> EXPIRED with expired_at`, async () => {
     const payment = await requiresAction('4000000000003220');
-    const expired = await waitForStatus(api, merchant.testKey, payment.id, 'EXPIRED', (TEST_ENV.actionTtlSeconds + 15) * 1000);
+    const expired = await waitForStatus(t.api, t.merchant.testKey, payment.id, 'EXPIRED', (TEST_ENV.actionTtlSeconds + 15) * 1000);
     expect(expired).toMatchObject({ next_action: null, amount_refundable: 0, failure_code: null });
     expect(expired.status_transitions.expired_at).toBeGreaterThanOrEqual(payment.status_transitions.requires_action_at + TEST_ENV.actionTtlSeconds);
     expect(expired.status_transitions.expired_at).toBeLessThanOrEqual(nowSeconds());
@@ -149,12 +142,12 @@ describe('expiry', () => {
     // A late authentication cannot revive it: EXPIRED is terminal.
     await submitOutcome(payment.next_action.redirect_url, 'authenticate');
     await new Promise((r) => setTimeout(r, 1000));
-    const after = await getPayment(api, merchant.testKey, payment.id);
+    const after = await getPayment(t.api, t.merchant.testKey, payment.id);
     expect(after.json.status).toBe('EXPIRED');
 
     // The provider's notification about it is taken (not a 500 the provider would retry).
     const body = JSON.stringify({ type: 'authorization.updated', authorization_id: 'auth_late', reference: payment.id });
-    const notified = await fetch(`${api.url}/internal/provider/notifications`, {
+    const notified = await fetch(`${t.api.url}/internal/provider/notifications`, {
       method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Sandbox-Signature': signNotification(body, TEST_ENV.notifySecret) },
     });
     expect(notified.status).toBe(204);
@@ -163,7 +156,7 @@ describe('expiry', () => {
 
 describe('the browser return route', () => {
   it('an unknown payment id is a 404, not a redirect', async () => {
-    const res = await fetch(`${api.url}/checkout/return/pay_AAAAAAAAAAAAAAAAAAAAAAAA`, { redirect: 'manual' });
+    const res = await fetch(`${t.api.url}/checkout/return/pay_AAAAAAAAAAAAAAAAAAAAAAAA`, { redirect: 'manual' });
     expect(res.status).toBe(404);
   });
 });

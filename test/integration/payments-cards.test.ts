@@ -1,20 +1,13 @@
 // Direct Payments (Shape A) with every payment row of the test-card table (docs/quickstart.md): the 201
 // answer, the masked card, failure codes, status_transitions and the refundable balance, against
 // the real sandbox acquirer, Temporal and MariaDB.
-import type { RunningApi } from '../../src/api/server';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
-import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
+import { useTestApi } from '../helpers/api';
 import { FUTURE_YEAR, PAYMENT_ID, createDirectPayment, getPayment, nowSeconds, waitForStatus } from '../helpers/payments';
 import { sandboxRecords } from '../helpers/sandbox';
 
-let api: RunningApi;
-let merchant: TestMerchant;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api);
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi();
 
 function expectTimestampNearNow(value: unknown, startedAt: number): void {
   expect(typeof value).toBe('number');
@@ -35,7 +28,7 @@ describe('approved cards: 201 PROCESSING, then SUCCEEDED', () => {
     ['4111111111111111', 'VISA', '1111', '123'],
   ])('%s (%s)', async (number, brand, last4, cvc) => {
     const startedAt = nowSeconds();
-    const res = await createDirectPayment(api, merchant.testKey, { amount: 2500, merchant_reference: 1234567890, description: 'Order 42' }, { number, cvc, exp_month: 7, holder_name: 'Grace Hopper' });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, { amount: 2500, merchant_reference: 1234567890, description: 'Order 42' }, { number, cvc, exp_month: 7, holder_name: 'Grace Hopper' });
     expect(res.status).toBe(201);
     const created = res.json;
     expect(created).toMatchObject({
@@ -63,7 +56,7 @@ describe('approved cards: 201 PROCESSING, then SUCCEEDED', () => {
     expect(res.text).not.toContain(number);
     expect(res.text).not.toContain(`"${cvc}"`);
 
-    const succeeded = await waitForStatus(api, merchant.testKey, created.id, 'SUCCEEDED');
+    const succeeded = await waitForStatus(t.api, t.merchant.testKey, created.id, 'SUCCEEDED');
     expect(succeeded).toMatchObject({ amount_refundable: 2500, amount_refunded: 0, failure_code: null, next_action: null, card: created.card });
     expect(succeeded.status_transitions.processing_at).toBe(created.status_transitions.processing_at);
     expectTimestampNearNow(succeeded.status_transitions.succeeded_at, created.status_transitions.processing_at);
@@ -88,7 +81,7 @@ describe('declined cards: 201 FAILED with the failure code', () => {
     ['4000000000000119', 'processor_error'],
   ])('%s -> %s', async (number, code) => {
     const startedAt = nowSeconds();
-    const res = await createDirectPayment(api, merchant.testKey, {}, { number });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, {}, { number });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
       status: 'FAILED',
@@ -102,7 +95,7 @@ describe('declined cards: 201 FAILED with the failure code', () => {
     expect(res.json.status_transitions).toMatchObject({ requires_action_at: null, processing_at: null, succeeded_at: null, expired_at: null });
     expectTimestampNearNow(res.json.status_transitions.failed_at, startedAt);
     // What GET shows is what the create answered: FAILED is terminal.
-    const read = await getPayment(api, merchant.testKey, res.json.id);
+    const read = await getPayment(t.api, t.merchant.testKey, res.json.id);
     expect(read.status).toBe(200);
     expect(read.json).toEqual(res.json);
   });
@@ -111,7 +104,7 @@ describe('declined cards: 201 FAILED with the failure code', () => {
 describe('3D Secure cards: 201 REQUIRES_ACTION with a redirect', () => {
   it.each([['4000000000003220'], ['4000000000003063'], ['4000008400001629']])('%s', async (number) => {
     const startedAt = nowSeconds();
-    const res = await createDirectPayment(api, merchant.testKey, {}, { number });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, {}, { number });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ status: 'REQUIRES_ACTION', card: { brand: 'VISA', last4: number.slice(-4), country: 'US' }, amount_refundable: 0, failure_code: null });
     expect(res.json.next_action).toEqual({ type: 'redirect', reason: 'three_d_secure', redirect_url: expect.stringMatching(/^https?:\/\//) });
@@ -122,7 +115,7 @@ describe('3D Secure cards: 201 REQUIRES_ACTION with a redirect', () => {
 
 describe('expired card', () => {
   it('is created FAILED expired_card without reaching the provider', async () => {
-    const res = await createDirectPayment(api, merchant.testKey, {}, { exp_month: 1, exp_year: 2020 });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, {}, { exp_month: 1, exp_year: 2020 });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
       status: 'FAILED', failure_code: 'expired_card', failure_message: failureMessage('expired_card'),
@@ -134,7 +127,7 @@ describe('expired card', () => {
 
   it('a card expiring this month is still valid', async () => {
     const now = new Date();
-    const res = await createDirectPayment(api, merchant.testKey, {}, { exp_month: now.getUTCMonth() + 1, exp_year: now.getUTCFullYear() });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, {}, { exp_month: now.getUTCMonth() + 1, exp_year: now.getUTCFullYear() });
     expect(res.status).toBe(201);
     expect(res.json.status).toBe('PROCESSING');
   });
@@ -143,23 +136,23 @@ describe('expired card', () => {
 describe('fields of the created Payment', () => {
   it('echoes the billing details and keeps the original currency', async () => {
     const billing = { email: 'ada@example.com', first_name: 'Ada', last_name: null, phone: '+14155550123', address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' } };
-    const res = await createDirectPayment(api, merchant.testKey, { currency: ' jpy ', amount: 4999, billing_details: billing, merchant_customer_id: 'cus_1' });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, { currency: ' jpy ', amount: 4999, billing_details: billing, merchant_customer_id: 'cus_1' });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ currency: 'JPY', amount: 4999, billing_details: billing });
-    const done = await waitForStatus(api, merchant.testKey, res.json.id, 'SUCCEEDED');
+    const done = await waitForStatus(t.api, t.merchant.testKey, res.json.id, 'SUCCEEDED');
     expect(done).toMatchObject({ currency: 'JPY', amount: 4999, amount_refundable: 4999, billing_details: billing });
   });
 
   it('the largest amount is accepted', async () => {
-    const res = await createDirectPayment(api, merchant.testKey, { amount: 99_999_999_999 });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, { amount: 99_999_999_999 });
     expect(res.status).toBe(201);
     expect(res.json.amount).toBe(99_999_999_999);
-    const done = await waitForStatus(api, merchant.testKey, res.json.id, 'SUCCEEDED');
+    const done = await waitForStatus(t.api, t.merchant.testKey, res.json.id, 'SUCCEEDED');
     expect(done.amount_refundable).toBe(99_999_999_999);
   });
 
   it('omitted optional fields are null', async () => {
-    const res = await createDirectPayment(api, merchant.testKey, {}, { holder_name: undefined });
+    const res = await createDirectPayment(t.api, t.merchant.testKey, {}, { holder_name: undefined });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ merchant_reference: null, description: null, billing_details: null, card: { cardholder_name: null } });
   });
@@ -170,7 +163,7 @@ describe('latency', () => {
     const samples: number[] = [];
     for (let i = 0; i < 15; i += 1) {
       const started = performance.now();
-      const res = await createDirectPayment(api, merchant.testKey);
+      const res = await createDirectPayment(t.api, t.merchant.testKey);
       samples.push(performance.now() - started);
       expect(res.status).toBe(201);
     }

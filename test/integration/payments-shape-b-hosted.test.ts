@@ -3,8 +3,7 @@
 // bounds, and the signed `callback_url` POST of the Shape B payment through the webhook delivery
 // path.
 import { Webhook } from 'standardwebhooks';
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { call, type CallResult, eventually, useTestApi } from '../helpers/api';
 import { validateResponse } from '../helpers/openapi';
 import { FUTURE_YEAR, PAYMENT_ID, REQUEST_ID } from '../helpers/payments';
 import { SANDBOX_URL, follow, submitOutcome } from '../helpers/sandbox';
@@ -15,21 +14,18 @@ const A = { 'Service-Version': '2025-09-01' };
 const REDIRECT_URL = 'https://shop.example/back?order=42';
 const EXP = `12/${String(FUTURE_YEAR).slice(-2)}`;
 
-let api: RunningApi;
-let merchant: TestMerchant;
 let callbacks: WebhookReceiver;
 let webhooks: WebhookReceiver;
 
+// The receivers start before the fixture: the merchant's webhooks go to one.
 beforeAll(async () => {
-  api = await startTestApi({ paymentActionTtlSeconds: 120 });
   callbacks = await startWebhookReceiver();
   webhooks = await startWebhookReceiver();
-  merchant = await createMerchant(api, { name: 'Hosted B Shop', webhookUrl: webhooks.url });
 });
+const t = useTestApi({ config: { paymentActionTtlSeconds: 120 }, merchant: () => ({ name: 'Hosted B Shop', webhookUrl: webhooks.url }) });
 afterAll(async () => {
   await callbacks.close();
   await webhooks.close();
-  await api.close();
 });
 beforeEach(() => callbacks.respondWith(200));
 
@@ -46,7 +42,7 @@ function hostedBodyB(overrides: Record<string, unknown> = {}) {
 }
 
 function createHostedB(overrides: Record<string, unknown> = {}): Promise<CallResult> {
-  return call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, headers: B, body: hostedBodyB(overrides) });
+  return call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, headers: B, body: hostedBodyB(overrides) });
 }
 
 function documented(method: string, template: string, res: CallResult): CallResult {
@@ -71,7 +67,7 @@ async function submitCard(pageUrl: string, number: string) {
   return { status: res.status, location: res.headers.get('location') };
 }
 
-const readB = (id: string) => call(api, 'GET', `/v1/payments/${id}`, { key: merchant.testKey, headers: B });
+const readB = (id: string) => call(t.api, 'GET', `/v1/payments/${id}`, { key: t.merchant.testKey, headers: B });
 const waitForB = (id: string, status: string) => eventually(() => readB(id), (r) => r.json?.status === status);
 
 /** The browser return: the merchant's redirect_url with payment_id and the Shape B status added. */
@@ -91,7 +87,7 @@ describe('POST /v1/payments/hpp (Shape B)', () => {
     expect(res.json).toEqual({
       id: expect.stringMatching(PAYMENT_ID), object: 'payment', amount: 2500, currency: 'eur', status: 'pending', description: 'Order #42',
       card: null, customer: { email: 'ada@example.com', name: 'Ada Lovelace' }, metadata: { order_id: '42', channel: 'web' },
-      decline_code: null, decline_message: null, redirect_url: expect.stringMatching(new RegExp(`^${api.url}/checkout/[A-Za-z0-9]{32}$`)),
+      decline_code: null, decline_message: null, redirect_url: expect.stringMatching(new RegExp(`^${t.api.url}/checkout/[A-Za-z0-9]{32}$`)),
       refunded_at: null, succeeded_at: null, failed_at: null, created: expect.any(Number), livemode: false,
     });
     const page = await fetch(res.json.redirect_url);
@@ -99,7 +95,7 @@ describe('POST /v1/payments/hpp (Shape B)', () => {
     expect(await page.text()).toContain('ada@example.com');
 
     // Shape A reads the same Payment: the customer became its billing details.
-    const readA = (await call(api, 'GET', `/v1/payments/${res.json.id}`, { key: merchant.testKey, headers: A })).json;
+    const readA = (await call(t.api, 'GET', `/v1/payments/${res.json.id}`, { key: t.merchant.testKey, headers: A })).json;
     expect(readA).toMatchObject({
       status: 'REQUIRES_ACTION', integration_type: 'HOSTED_PAYMENT_PAGE', currency: 'EUR',
       next_action: { reason: 'hosted_payment_page', redirect_url: res.json.redirect_url },
@@ -137,8 +133,8 @@ describe('POST /v1/payments/hpp (Shape B)', () => {
   });
 
   it('a Shape A hosted payment returns without status', async () => {
-    const created = await call(api, 'POST', '/v1/payments/hpp', {
-      key: merchant.testKey, headers: A, body: { amount: 100, currency: 'EUR', customer_ip_address: '203.0.113.7', return_url: REDIRECT_URL },
+    const created = await call(t.api, 'POST', '/v1/payments/hpp', {
+      key: t.merchant.testKey, headers: A, body: { amount: 100, currency: 'EUR', customer_ip_address: '203.0.113.7', return_url: REDIRECT_URL },
     });
     const res = await submitCard(created.json.next_action.redirect_url, '4242424242424242');
     expect(res.location).toBe(`${REDIRECT_URL}&payment_id=${created.json.id}`);
@@ -188,7 +184,7 @@ describe('metadata bounds (at most 50 keys, key 40, value 500, strings only)', (
 
 describe('callback_url', () => {
   const callbacksFor = (id: string) => callbacks.received.filter((w) => (w.json as unknown as { id?: string }).id === id);
-  const verify = (w: ReceivedWebhook) => new Webhook(merchant.webhookSecret).verify(w.body, w.headers);
+  const verify = (w: ReceivedWebhook) => new Webhook(t.merchant.webhookSecret).verify(w.body, w.headers);
 
   it('receives the completed Shape B payment, signed like webhooks with the merchant secret', async () => {
     const payment = (await createHostedB({ callback_url: callbacks.url })).json;

@@ -3,7 +3,7 @@
 // engine underneath: the same Payment reads in both shapes.
 import { randomUUID } from 'node:crypto';
 import type { RunningApi } from '../../src/api/server';
-import { adminOps, call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { adminOps, call, type CallResult, createMerchant, eventually, startTestApi, type TestMerchant, useTestApi } from '../helpers/api';
 import { validateResponse } from '../helpers/openapi';
 import { FUTURE_YEAR, PAYMENT_ID, REQUEST_ID, expectError, getPayment } from '../helpers/payments';
 import { sandboxRecords } from '../helpers/sandbox';
@@ -11,22 +11,16 @@ import { sandboxRecords } from '../helpers/sandbox';
 const B = { 'Service-Version': '2024-06-01' };
 const A = { 'Service-Version': '2025-09-01' };
 
-let api: RunningApi;
-let merchant: TestMerchant;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api, { name: 'Shape B Shop' });
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi({ merchant: { name: 'Shape B Shop' } });
 
 function directBodyB(number = '4242424242424242', overrides: Record<string, unknown> = {}) {
   return { amount: 4999, currency: 'usd', card: { number, exp_month: 12, exp_year: FUTURE_YEAR, cvc: '123' }, ...overrides };
 }
 
 function payB(number = '4242424242424242', options: { key?: string; idempotencyKey?: string; body?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
-  return call(api, 'POST', '/v1/payments', {
-    key: options.key ?? merchant.testKey, headers: options.headers ?? B, body: options.body ?? directBodyB(number), idempotencyKey: options.idempotencyKey,
+  return call(t.api, 'POST', '/v1/payments', {
+    key: options.key ?? t.merchant.testKey, headers: options.headers ?? B, body: options.body ?? directBodyB(number), idempotencyKey: options.idempotencyKey,
   });
 }
 
@@ -50,7 +44,7 @@ function expectErrorB(res: CallResult, status: number, code: string, param: stri
 }
 
 async function boundObjectId(operation: string, idempotencyKey: string): Promise<string | null> {
-  const rows: Array<{ object_id: string }> = await api.deps.dataSource.query(
+  const rows: Array<{ object_id: string }> = await t.api.deps.dataSource.query(
     'SELECT object_id FROM idempotency_records WHERE idempotency_key = ? AND operation = ?', [idempotencyKey, operation],
   );
   return rows[0]?.object_id ?? null;
@@ -72,10 +66,10 @@ describe('POST /v1/payments (Shape B Direct)', () => {
 
   it('the same Payment reads in both shapes; GET under B equals the create answer', async () => {
     const created = (await payB('5555555555554444')).json;
-    const readB = documented('GET', '/v1/payments/{id}', await call(api, 'GET', `/v1/payments/${created.id}`, { key: merchant.testKey, headers: B }));
+    const readB = documented('GET', '/v1/payments/{id}', await call(t.api, 'GET', `/v1/payments/${created.id}`, { key: t.merchant.testKey, headers: B }));
     expect(readB.status).toBe(200);
     expect(readB.json).toEqual(created);
-    const readA = await call(api, 'GET', `/v1/payments/${created.id}`, { key: merchant.testKey, headers: A });
+    const readA = await call(t.api, 'GET', `/v1/payments/${created.id}`, { key: t.merchant.testKey, headers: A });
     expect(readA.headers.get('service-version')).toBe('2025-09-01');
     expect(readA.json).toMatchObject({
       id: created.id, amount: 4999, currency: 'USD', status: 'SUCCEEDED', integration_type: 'DIRECT',
@@ -100,9 +94,9 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     expect(res.json.error.decline_code).toBe(declineCode);
     expect(Object.keys(res.json.error).sort()).toEqual(['code', 'decline_code', 'doc_url', 'message', 'param', 'request_id', 'type']);
     const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
-    const readA = (await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: A })).json;
+    const readA = (await call(t.api, 'GET', `/v1/payments/${paymentId}`, { key: t.merchant.testKey, headers: A })).json;
     expect(readA).toMatchObject({ status: 'FAILED', failure_code: failureCode });
-    const readB = documented('GET', '/v1/payments/{id}', await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: B }));
+    const readB = documented('GET', '/v1/payments/{id}', await call(t.api, 'GET', `/v1/payments/${paymentId}`, { key: t.merchant.testKey, headers: B }));
     expect(readB.json).toMatchObject({ status: 'failed', decline_code: declineCode, decline_message: res.json.error.message, failed_at: expect.any(Number) });
   });
 
@@ -118,7 +112,7 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     expectErrorB(res, 402, 'card_declined');
     expect(res.json.error.decline_code).toBe('generic_decline');
     const paymentId = (await boundObjectId('payments.create', idempotencyKey))!;
-    const readA = (await call(api, 'GET', `/v1/payments/${paymentId}`, { key: merchant.testKey, headers: A })).json;
+    const readA = (await call(t.api, 'GET', `/v1/payments/${paymentId}`, { key: t.merchant.testKey, headers: A })).json;
     expect(readA).toMatchObject({ status: 'FAILED', failure_code: 'generic_decline', next_action: null });
     expect(readA.status_transitions.requires_action_at).toBeNull();
   });
@@ -151,9 +145,9 @@ describe('POST /v1/payments (Shape B Direct)', () => {
       amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return',
       payment_method_data: { type: 'card', card: { number, exp_month: 12, exp_year: FUTURE_YEAR, cvc: '123' } },
     });
-    const payA = (idempotencyKey: string, number?: string) => call(api, 'POST', '/v1/payments', { key: merchant.testKey, headers: A, body: bodyA(number), idempotencyKey });
-    const paymentsOfMerchant = async () => Number(((await api.deps.dataSource.query(
-      'SELECT COUNT(*) AS n FROM payments WHERE merchant_id = ?', [merchant.merchantId],
+    const payA = (idempotencyKey: string, number?: string) => call(t.api, 'POST', '/v1/payments', { key: t.merchant.testKey, headers: A, body: bodyA(number), idempotencyKey });
+    const paymentsOfMerchant = async () => Number(((await t.api.deps.dataSource.query(
+      'SELECT COUNT(*) AS n FROM payments WHERE merchant_id = ?', [t.merchant.merchantId],
     )) as Array<{ n: number | string }>)[0]!.n);
 
     it('a key first used in Shape A is idempotency_key_reused in Shape B: no second Payment', async () => {
@@ -179,10 +173,10 @@ describe('POST /v1/payments (Shape B Direct)', () => {
     it('hosted creates share one scope too', async () => {
       const idempotencyKey = randomUUID();
       const hostedA = { amount: 4999, currency: 'USD', customer_ip_address: '203.0.113.7', return_url: 'https://shop.example/return' };
-      const first = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, headers: A, body: hostedA, idempotencyKey });
+      const first = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, headers: A, body: hostedA, idempotencyKey });
       expect(first.status).toBe(201);
-      const inB = await call(api, 'POST', '/v1/payments/hpp', {
-        key: merchant.testKey, headers: B, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/return' }, idempotencyKey,
+      const inB = await call(t.api, 'POST', '/v1/payments/hpp', {
+        key: t.merchant.testKey, headers: B, body: { amount: 4999, currency: 'usd', redirect_url: 'https://shop.example/return' }, idempotencyKey,
       });
       expectErrorB(inB, 409, 'idempotency_key_reused', 'Idempotency-Key');
     });
@@ -214,56 +208,56 @@ describe('POST /v1/payments (Shape B Direct)', () => {
   });
 
   it('a missing Idempotency-Key is parameter_missing in the Shape B envelope', async () => {
-    const res = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, headers: B, body: directBodyB(), idempotencyKey: null });
+    const res = await call(t.api, 'POST', '/v1/payments', { key: t.merchant.testKey, headers: B, body: directBodyB(), idempotencyKey: null });
     expectErrorB(res, 400, 'parameter_missing', 'Idempotency-Key');
   });
 });
 
 describe('Service-Version', () => {
   it.each([['2023-01-01'], ['2024-6-1'], ['latest']])('%s is 400 parameter_invalid (param Service-Version)', async (version) => {
-    const res = await call(api, 'GET', '/v1/payments', { key: merchant.testKey, headers: { 'Service-Version': version } });
+    const res = await call(t.api, 'GET', '/v1/payments', { key: t.merchant.testKey, headers: { 'Service-Version': version } });
     expectError(res, 400, 'parameter_invalid', 'Service-Version');
   });
 
   it('every answer carries the version it used', async () => {
-    expect((await call(api, 'GET', '/v1/payments', { key: merchant.testKey })).headers.get('service-version')).toBe('2025-09-01');
-    expect((await call(api, 'GET', '/v1/payments', { key: merchant.testKey, headers: B })).headers.get('service-version')).toBe('2024-06-01');
+    expect((await call(t.api, 'GET', '/v1/payments', { key: t.merchant.testKey })).headers.get('service-version')).toBe('2025-09-01');
+    expect((await call(t.api, 'GET', '/v1/payments', { key: t.merchant.testKey, headers: B })).headers.get('service-version')).toBe('2024-06-01');
   });
 
   it('a merchant defaulting to 2024-06-01 gets Shape B without the header, Shape A with 2025-09-01', async () => {
-    const older = await createMerchant(api, { name: 'Older Integration', defaultVersion: '2024-06-01' });
-    const created = await call(api, 'POST', '/v1/payments', { key: older.testKey, body: directBodyB() });
+    const older = await createMerchant(t.api, { name: 'Older Integration', defaultVersion: '2024-06-01' });
+    const created = await call(t.api, 'POST', '/v1/payments', { key: older.testKey, body: directBodyB() });
     expect(created.status).toBe(201);
     expect(created.headers.get('service-version')).toBe('2024-06-01');
     expect(created.json).toMatchObject({ object: 'payment', status: 'succeeded', currency: 'usd' });
-    const readDefault = await getPayment(api, older.testKey, created.json.id);
+    const readDefault = await getPayment(t.api, older.testKey, created.json.id);
     expect(readDefault.json).toEqual(created.json);
-    const readA = await call(api, 'GET', `/v1/payments/${created.json.id}`, { key: older.testKey, headers: A });
+    const readA = await call(t.api, 'GET', `/v1/payments/${created.json.id}`, { key: older.testKey, headers: A });
     expect(readA.headers.get('service-version')).toBe('2025-09-01');
     expect(readA.json).toMatchObject({ id: created.json.id, status: 'SUCCEEDED', currency: 'USD' });
     // A Shape A body under the default is refused the Shape B way.
-    const shapeABody = await call(api, 'POST', '/v1/payments', { key: older.testKey, body: { amount: 100, currency: 'USD', customer_ip_address: '203.0.113.7' } });
+    const shapeABody = await call(t.api, 'POST', '/v1/payments', { key: older.testKey, body: { amount: 100, currency: 'USD', customer_ip_address: '203.0.113.7' } });
     expectErrorB(shapeABody, 400, 'request_body_invalid', 'card');
   });
 });
 
 describe('GET /v1/payments/{id} (Shape B)', () => {
   it('a well-formed id that does not exist is 404 object_not_found; a malformed one 400 invalid_request', async () => {
-    expectErrorB(await call(api, 'GET', '/v1/payments/pay_does-not-exist', { key: merchant.testKey, headers: B }), 404, 'object_not_found', 'id');
-    expectErrorB(await call(api, 'GET', '/v1/payments/pay_bad!id', { key: merchant.testKey, headers: B }), 400, 'invalid_request', 'id');
-    expectErrorB(await call(api, 'GET', '/v1/payments/ref_abc', { key: merchant.testKey, headers: B }), 400, 'invalid_request', 'id');
+    expectErrorB(await call(t.api, 'GET', '/v1/payments/pay_does-not-exist', { key: t.merchant.testKey, headers: B }), 404, 'object_not_found', 'id');
+    expectErrorB(await call(t.api, 'GET', '/v1/payments/pay_bad!id', { key: t.merchant.testKey, headers: B }), 400, 'invalid_request', 'id');
+    expectErrorB(await call(t.api, 'GET', '/v1/payments/ref_abc', { key: t.merchant.testKey, headers: B }), 400, 'invalid_request', 'id');
   });
 
   it("another merchant's payment is 404", async () => {
-    const other = await createMerchant(api, { name: 'Someone Else' });
+    const other = await createMerchant(t.api, { name: 'Someone Else' });
     const created = (await payB()).json;
-    expectErrorB(await call(api, 'GET', `/v1/payments/${created.id}`, { key: other.testKey, headers: B }), 404, 'object_not_found', 'id');
+    expectErrorB(await call(t.api, 'GET', `/v1/payments/${created.id}`, { key: other.testKey, headers: B }), 404, 'object_not_found', 'id');
   });
 });
 
 describe('POST /v1/payments/{id}/refund (Shape B)', () => {
   const refundB = (id: string, options: { key?: string; idempotencyKey?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-    call(api, 'POST', `/v1/payments/${id}/refund`, { key: options.key ?? merchant.testKey, headers: options.headers ?? B, body: options.body, rawBody: options.rawBody, idempotencyKey: options.idempotencyKey });
+    call(t.api, 'POST', `/v1/payments/${id}/refund`, { key: options.key ?? t.merchant.testKey, headers: options.headers ?? B, body: options.body, rawBody: options.rawBody, idempotencyKey: options.idempotencyKey });
 
   it('refunds the whole amount through the Refund path: 200 refunded with refunded_at; a second call is charge_already_refunded', async () => {
     const payment = (await payB()).json;
@@ -274,11 +268,11 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
     expect(res.json).toEqual({ ...payment, status: 'refunded', refunded_at: expect.any(Number) });
 
     // The same Refund the Shape A endpoint makes: FULL, in the Payment's refunds, then SUCCEEDED.
-    const readA = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: A }), (r) => r.json.refunds[0]?.status === 'SUCCEEDED');
+    const readA = await eventually(() => call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: A }), (r) => r.json.refunds[0]?.status === 'SUCCEEDED');
     expect(readA.json).toMatchObject({ status: 'SUCCEEDED', amount_refunded: 4999, amount_refundable: 0 });
     expect(readA.json.refunds).toHaveLength(1);
     expect(readA.json.refunds[0]).toMatchObject({ amount: 4999, currency: 'USD', refund_type: 'FULL', id: await boundObjectId('payments.refund_b', idempotencyKey) });
-    const readB = (await call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: B })).json;
+    const readB = (await call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: B })).json;
     expect(readB).toEqual(res.json);
 
     const replay = await refundB(payment.id, { idempotencyKey });
@@ -292,17 +286,17 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
 
   it('takes what remains when the workflow decides: a refund reserved after its read shrinks it instead of failing it', async () => {
     const payment = (await payB()).json;
-    const partial = await call(api, 'POST', '/v1/refunds', {
-      key: merchant.testKey, headers: A, body: { payment_id: payment.id, amount: 1000, reason: 'requested_by_customer' }, idempotencyKey: randomUUID(),
+    const partial = await call(t.api, 'POST', '/v1/refunds', {
+      key: t.merchant.testKey, headers: A, body: { payment_id: payment.id, amount: 1000, reason: 'requested_by_customer' }, idempotencyKey: randomUUID(),
     });
     expect(partial.status).toBe(201);
     // The Shape B refund's read of the Payment comes before that refund shows (a read model a
     // moment behind).
-    await api.deps.dataSource.query('UPDATE payments SET amount_refundable = ? WHERE id = ?', [4999, payment.id]);
+    await t.api.deps.dataSource.query('UPDATE payments SET amount_refundable = ? WHERE id = ?', [4999, payment.id]);
     const res = await refundB(payment.id);
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('refunded');
-    const readA = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: A }), (r) => r.json.refunds.length === 2);
+    const readA = await eventually(() => call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: A }), (r) => r.json.refunds.length === 2);
     expect(readA.json.refunds.map((r: { amount: number }) => r.amount).sort()).toEqual([1000, 3999]);
     expect(readA.json.amount_refundable).toBe(0);
     expectErrorB(await refundB(payment.id), 400, 'charge_already_refunded', 'id');
@@ -328,7 +322,7 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
     expectErrorB(await refundB(payment.id, { idempotencyKey: 'k'.repeat(256) }), 400, 'parameter_invalid', 'Idempotency-Key');
     expectErrorB(await refundB('pay_bad!id'), 400, 'invalid_request', 'id');
     expectErrorB(documented('POST', '/v1/payments/{id}/refund', await refundB('pay_does-not-exist')), 404, 'object_not_found', 'id');
-    const other = await createMerchant(api, { name: 'Other Refunder' });
+    const other = await createMerchant(t.api, { name: 'Other Refunder' });
     expectErrorB(await refundB(payment.id, { key: other.testKey }), 404, 'object_not_found', 'id');
 
     const idempotencyKey = randomUUID();
@@ -337,11 +331,11 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
     expectErrorB(documented('POST', '/v1/payments/{id}/refund', await refundB(failedId)), 422, 'payment_not_refundable', 'id');
 
     // Untouched by all of that.
-    expect((await call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: B })).json.status).toBe('succeeded');
+    expect((await call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: B })).json.status).toBe('succeeded');
   });
 
   it('a key without the refund permission is 403 actor_forbidden', async () => {
-    const { key } = await adminOps(api).createKey({ merchantId: merchant.merchantId, mode: 'test', refunds: false });
+    const { key } = await adminOps(t.api).createKey({ merchantId: t.merchant.merchantId, mode: 'test', refunds: false });
     const payment = (await payB()).json;
     expectErrorB(await refundB(payment.id, { key }), 403, 'actor_forbidden');
   });
@@ -351,23 +345,23 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
     const res = await refundB(payment.id);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: payment.id, status: 'succeeded', refunded_at: null });
-    const readA = (await call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: A })).json;
+    const readA = (await call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: A })).json;
     expect(readA.refunds[0]).toMatchObject({ status: 'FAILED', failure: { code: 'not_permitted' } });
   });
 
   it('POST /v1/refunds stays Shape A under Service-Version 2024-06-01', async () => {
     const payment = (await payB()).json;
-    const res = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, headers: B, body: { payment_id: payment.id, amount: 1000, reason: 'partial return' } });
+    const res = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, headers: B, body: { payment_id: payment.id, amount: 1000, reason: 'partial return' } });
     expect(res.status).toBe(201);
     expect(res.headers.get('service-version')).toBe('2025-09-01');
     expect(res.json).toMatchObject({ payment_id: payment.id, amount: 1000, currency: 'USD', status: 'PROCESSING', refund_type: 'PARTIAL' });
-    const invalid = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, headers: B, body: { payment_id: payment.id } });
+    const invalid = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, headers: B, body: { payment_id: payment.id } });
     expectError(invalid, 400, 'request_body_invalid');
     expect(invalid.json.error.type).toBeUndefined();
     // The Shape B refund then takes what remains.
     const rest = await refundB(payment.id);
     expect(rest.json).toMatchObject({ status: 'refunded' });
-    const readA = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: A }), (r) => r.json.refunds.length === 2);
+    const readA = await eventually(() => call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: A }), (r) => r.json.refunds.length === 2);
     expect(readA.json.refunds.map((r: { amount: number }) => r.amount)).toEqual([1000, 3999]);
   });
 });
@@ -375,19 +369,19 @@ describe('POST /v1/payments/{id}/refund (Shape B)', () => {
 describe('GET /v1/payments (Shape B list)', () => {
   let shop: TestMerchant;
   const ids: Record<string, string> = {};
-  const listB = (query: string) => call(api, 'GET', `/v1/payments${query}`, { key: shop.testKey, headers: B });
+  const listB = (query: string) => call(t.api, 'GET', `/v1/payments${query}`, { key: shop.testKey, headers: B });
 
   beforeAll(async () => {
-    shop = await createMerchant(api, { name: 'List Shop', defaultVersion: '2024-06-01' });
-    const pay = (number: string, idempotencyKey = randomUUID()) => call(api, 'POST', '/v1/payments', { key: shop.testKey, body: directBodyB(number), idempotencyKey });
+    shop = await createMerchant(t.api, { name: 'List Shop', defaultVersion: '2024-06-01' });
+    const pay = (number: string, idempotencyKey = randomUUID()) => call(t.api, 'POST', '/v1/payments', { key: shop.testKey, body: directBodyB(number), idempotencyKey });
     ids.succeeded = (await pay('4242424242424242')).json.id;
     const declinedKey = randomUUID();
     expect((await pay('4000000000000002', declinedKey)).status).toBe(402);
     ids.failed = (await boundObjectId('payments.create', declinedKey))!;
-    const hosted = await call(api, 'POST', '/v1/payments/hpp', { key: shop.testKey, body: { amount: 1200, currency: 'eur', redirect_url: 'https://shop.example/back' } });
+    const hosted = await call(t.api, 'POST', '/v1/payments/hpp', { key: shop.testKey, body: { amount: 1200, currency: 'eur', redirect_url: 'https://shop.example/back' } });
     ids.pending = hosted.json.id;
     ids.refunded = (await pay('5555555555554444')).json.id;
-    expect((await call(api, 'POST', `/v1/payments/${ids.refunded}/refund`, { key: shop.testKey })).json.status).toBe('refunded');
+    expect((await call(t.api, 'POST', `/v1/payments/${ids.refunded}/refund`, { key: shop.testKey })).json.status).toBe('refunded');
   });
 
   let order: string[] = [];
@@ -416,8 +410,8 @@ describe('GET /v1/payments (Shape B list)', () => {
   it('Shape A spellings are invalid under Shape B, and Shape B spellings under Shape A', async () => {
     expectErrorB(await listB('?status=SUCCEEDED'), 400, 'invalid_search_criteria', 'status');
     expectErrorB(await listB('?status=processing'), 400, 'invalid_search_criteria', 'status');
-    expectError(await call(api, 'GET', '/v1/payments?status=succeeded', { key: shop.testKey, headers: A }), 400, 'invalid_search_criteria', 'status');
-    const readA = await call(api, 'GET', '/v1/payments?status=SUCCEEDED', { key: shop.testKey, headers: A });
+    expectError(await call(t.api, 'GET', '/v1/payments?status=succeeded', { key: shop.testKey, headers: A }), 400, 'invalid_search_criteria', 'status');
+    const readA = await call(t.api, 'GET', '/v1/payments?status=SUCCEEDED', { key: shop.testKey, headers: A });
     expect(readA.json.data.map((p: { id: string }) => p.id)).toEqual(order.filter((id) => id === ids.refunded || id === ids.succeeded));
   });
 
@@ -451,9 +445,9 @@ describe('Shape B idempotency keys expire', () => {
   it('after the configured period a key can be used anew (a new payment); Shape A keys are kept', async () => {
     const keyB = randomUUID();
     const keyA = randomUUID();
-    const post = (headers: Record<string, string>, body: unknown, idempotencyKey: string) => call(shortLived, 'POST', '/v1/payments', { key: merchant.testKey, headers, body, idempotencyKey });
+    const post = (headers: Record<string, string>, body: unknown, idempotencyKey: string) => call(shortLived, 'POST', '/v1/payments', { key: t.merchant.testKey, headers, body, idempotencyKey });
     const retention = async (idempotencyKey: string) => {
-      const rows: Array<{ created_at: number | string; expires_at: number | string }> = await api.deps.dataSource.query(
+      const rows: Array<{ created_at: number | string; expires_at: number | string }> = await t.api.deps.dataSource.query(
         'SELECT created_at, expires_at FROM idempotency_records WHERE idempotency_key = ? AND operation = ?', [idempotencyKey, 'payments.create'],
       );
       return Number(rows[0]!.expires_at) - Number(rows[0]!.created_at);
@@ -471,7 +465,7 @@ describe('Shape B idempotency keys expire', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.json.id).not.toBe(first.json.id);
-    expect((await getPayment(api, merchant.testKey, first.json.id)).status).toBe(200);
+    expect((await getPayment(t.api, t.merchant.testKey, first.json.id)).status).toBe(200);
     const againA = await post(A, shapeA, keyA);
     expect(againA.headers.get('idempotent-replayed')).toBe('true');
     expect(againA.json.id).toBe(firstA.json.id);

@@ -2,22 +2,14 @@
 // `request_body_invalid`, well-typed values that break a rule are `parameter_invalid`, both with
 // the dotted path of the field; a well-formed currency that is not enabled is 422. A rejected
 // request creates nothing.
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, directPaymentBody, startTestApi, type TestMerchant } from '../helpers/api';
+import { call, createMerchant, directPaymentBody, type TestMerchant, useTestApi } from '../helpers/api';
 import { createDirectPayment, expectError, paymentRowCount } from '../helpers/payments';
 
-let api: RunningApi;
-/** Receives only requests that must be rejected. */
-let rejected: TestMerchant;
+/** t.merchant receives only requests that must be rejected. */
+const t = useTestApi({ merchant: { name: 'Rejected Shop' } });
 /** Receives the requests that must be accepted. */
 let accepted: TestMerchant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  rejected = await createMerchant(api, { name: 'Rejected Shop' });
-  accepted = await createMerchant(api, { name: 'Accepted Shop' });
-});
-afterAll(async () => { await api.close(); });
+beforeAll(async () => { accepted = await createMerchant(t.api, { name: 'Accepted Shop' }); });
 
 const REMOVE = Symbol('remove');
 
@@ -37,7 +29,7 @@ function bodyWith(path: string, value: unknown): Record<string, unknown> {
 }
 
 function post(key: string, body: unknown) {
-  return call(api, 'POST', '/v1/payments', { key, body });
+  return call(t.api, 'POST', '/v1/payments', { key, body });
 }
 
 const REQUIRED = [
@@ -48,10 +40,10 @@ const REQUIRED = [
 
 describe('missing or null required fields -> 400 request_body_invalid', () => {
   it.each(REQUIRED)('missing %s', async (path) => {
-    expectError(await post(rejected.testKey, bodyWith(path, REMOVE)), 400, 'request_body_invalid', path);
+    expectError(await post(t.merchant.testKey, bodyWith(path, REMOVE)), 400, 'request_body_invalid', path);
   });
   it.each(REQUIRED)('null %s', async (path) => {
-    expectError(await post(rejected.testKey, bodyWith(path, null)), 400, 'request_body_invalid', path);
+    expectError(await post(t.merchant.testKey, bodyWith(path, null)), 400, 'request_body_invalid', path);
   });
 });
 
@@ -83,7 +75,7 @@ describe('wrong JSON types -> 400 request_body_invalid', () => {
     ['billing_details.address', ['1 Main St']],
     ['billing_details.address.line1', 1],
   ])('%s = %j', async (path, value) => {
-    expectError(await post(rejected.testKey, bodyWith(path, value)), 400, 'request_body_invalid', path);
+    expectError(await post(t.merchant.testKey, bodyWith(path, value)), 400, 'request_body_invalid', path);
   });
 });
 
@@ -91,12 +83,12 @@ describe('unknown properties at any depth -> 400 request_body_invalid', () => {
   it.each([
     'foo', 'payment_method_data.foo', 'payment_method_data.card.foo', 'billing_details.foo', 'billing_details.address.foo',
   ])('%s', async (path) => {
-    expectError(await post(rejected.testKey, bodyWith(path, 'bar')), 400, 'request_body_invalid', path);
+    expectError(await post(t.merchant.testKey, bodyWith(path, 'bar')), 400, 'request_body_invalid', path);
   });
 
   it('Shape B fields are unknown in Shape A', async () => {
-    expectError(await post(rejected.testKey, bodyWith('metadata', { a: 'b' })), 400, 'request_body_invalid', 'metadata');
-    expectError(await post(rejected.testKey, bodyWith('card', { number: '4242424242424242' })), 400, 'request_body_invalid', 'card');
+    expectError(await post(t.merchant.testKey, bodyWith('metadata', { a: 'b' })), 400, 'request_body_invalid', 'metadata');
+    expectError(await post(t.merchant.testKey, bodyWith('card', { number: '4242424242424242' })), 400, 'request_body_invalid', 'card');
   });
 });
 
@@ -167,7 +159,7 @@ describe('values that break a rule -> 400 parameter_invalid', () => {
     ['billing_details.phone', '+1 415 555 0123'],
     ['billing_details.phone', '+1234567890123456'],
   ])('%s = %j', async (path, value) => {
-    const res = await post(rejected.testKey, bodyWith(path, value));
+    const res = await post(t.merchant.testKey, bodyWith(path, value));
     expectError(res, 400, 'parameter_invalid', path);
     // Messages name the field; they never echo card data.
     if (path.startsWith('payment_method_data.card.number') && typeof value === 'string' && value.length > 4) {
@@ -178,18 +170,18 @@ describe('values that break a rule -> 400 parameter_invalid', () => {
 
 describe('the currency', () => {
   it.each([' usd ', 'UsD', 'usd', '\tusd\n'])('%j is accepted and returned as USD', async (currency) => {
-    const res = await createDirectPayment(api, accepted.testKey, { currency });
+    const res = await createDirectPayment(t.api, accepted.testKey, { currency });
     expect(res.status).toBe(201);
     expect(res.json.currency).toBe('USD');
   });
 
   it.each(['AUD', ' aud ', 'XYZ'])('%j, well-formed but not enabled -> 422 currency_not_supported', async (currency) => {
-    expectError(await post(rejected.testKey, bodyWith('currency', currency)), 422, 'currency_not_supported', 'currency');
+    expectError(await post(t.merchant.testKey, bodyWith('currency', currency)), 422, 'currency_not_supported', 'currency');
   });
 
   it('a currency enabled for the merchant is accepted', async () => {
-    const aud = await createMerchant(api, { currencies: 'AUD' });
-    const res = await createDirectPayment(api, aud.testKey, { currency: 'aud' });
+    const aud = await createMerchant(t.api, { currencies: 'AUD' });
+    const res = await createDirectPayment(t.api, aud.testKey, { currency: 'aud' });
     expect(res.status).toBe(201);
     expect(res.json.currency).toBe('AUD');
     expectError(await post(aud.testKey, bodyWith('currency', 'USD')), 422, 'currency_not_supported', 'currency');
@@ -227,24 +219,24 @@ describe('accepted edge values', () => {
 
 describe('test cards and live keys', () => {
   it('a test card with a live key -> 400 parameter_invalid, before the provisioning check', async () => {
-    const res = await post(rejected.liveKey, bodyWith('payment_method_data.card.number', '4242424242424242'));
+    const res = await post(t.merchant.liveKey, bodyWith('payment_method_data.card.number', '4242424242424242'));
     expectError(res, 400, 'parameter_invalid', 'payment_method_data.card.number');
     expect(res.text).not.toContain('4242424242424242');
   });
 
   it('a localhost http return_url is refused with a live key', async () => {
     const body = { ...bodyWith('return_url', 'http://localhost:3000/return'), payment_method_data: { type: 'card', card: { ...directPaymentBody().payment_method_data.card, number: '4111111111111111' } } };
-    expectError(await post(rejected.liveKey, body), 400, 'parameter_invalid', 'return_url');
+    expectError(await post(t.merchant.liveKey, body), 400, 'parameter_invalid', 'return_url');
   });
 
   it('a non-test card with a live key passes validation and meets the provisioning rule', async () => {
-    expectError(await post(rejected.liveKey, bodyWith('payment_method_data.card.number', '4111111111111111')), 422, 'merchant_not_provisioned');
+    expectError(await post(t.merchant.liveKey, bodyWith('payment_method_data.card.number', '4111111111111111')), 422, 'merchant_not_provisioned');
   });
 });
 
 describe('the body as a whole -> 400 request_body_invalid', () => {
-  const raw = (rawBody: string, contentType?: string) => call(api, 'POST', '/v1/payments', {
-    key: rejected.testKey, rawBody, headers: contentType ? { 'Content-Type': contentType } : {},
+  const raw = (rawBody: string, contentType?: string) => call(t.api, 'POST', '/v1/payments', {
+    key: t.merchant.testKey, rawBody, headers: contentType ? { 'Content-Type': contentType } : {},
   });
   const valid = JSON.stringify(directPaymentBody());
 
@@ -276,20 +268,20 @@ describe('the body as a whole -> 400 request_body_invalid', () => {
 
   it('a body just under 64 KiB and a charset parameter are fine', async () => {
     const padded = `${valid.slice(0, -1)}${' '.repeat(60 * 1024)}}`;
-    const res = await call(api, 'POST', '/v1/payments', { key: accepted.testKey, rawBody: padded, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    const res = await call(t.api, 'POST', '/v1/payments', { key: accepted.testKey, rawBody: padded, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
     expect(res.status).toBe(201);
   });
 });
 
 describe('nothing is created by a rejected request', () => {
   it('no Payment rows, no vaulted cards for the rejected merchant', async () => {
-    expect(await paymentRowCount(api, rejected.merchantId)).toBe(0);
-    const vaulted: Array<{ n: number | string }> = await api.deps.dataSource.query('SELECT COUNT(*) AS n FROM card_vault WHERE merchant_id = ?', [rejected.merchantId]);
+    expect(await paymentRowCount(t.api, t.merchant.merchantId)).toBe(0);
+    const vaulted: Array<{ n: number | string }> = await t.api.deps.dataSource.query('SELECT COUNT(*) AS n FROM card_vault WHERE merchant_id = ?', [t.merchant.merchantId]);
     expect(Number(vaulted[0]!.n)).toBe(0);
     // Validation errors never bind an Idempotency-Key; only the business-rule rejections (422)
     // claimed one.
-    const claims: Array<{ state: string; response_status: number | null }> = await api.deps.dataSource.query(
-      'SELECT i.state, i.response_status FROM idempotency_records i JOIN api_keys k ON k.id = i.api_key_id WHERE k.merchant_id = ?', [rejected.merchantId],
+    const claims: Array<{ state: string; response_status: number | null }> = await t.api.deps.dataSource.query(
+      'SELECT i.state, i.response_status FROM idempotency_records i JOIN api_keys k ON k.id = i.api_key_id WHERE k.merchant_id = ?', [t.merchant.merchantId],
     );
     expect(claims.every((c) => c.state === 'processing' && c.response_status === null)).toBe(true);
   });

@@ -1,77 +1,30 @@
 // A worker killed (SIGKILL) while a payout is PENDING, or after the provider took the submission but
 // before its answer was in history: once a worker is back, the payout still ends terminal, with
 // exactly one provider payout. A dedicated task queue keeps the shared worker out.
-import { execFileSync } from 'node:child_process';
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
-import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
-import { sandboxControl } from '../helpers/sandbox';
-import { TEST_ENV, workerEnv } from '../helpers/test-env';
+import { call, type CallResult, eventually, startTestApi, useTestApi } from '../helpers/api';
+import type { ManagedProcess } from '../helpers/processes';
+import { clearSandboxFaults, sandboxControl, setSandboxFaults } from '../helpers/sandbox';
+import { killHard, startWorkerProcess } from '../helpers/temporal';
+import { TEST_ENV } from '../helpers/test-env';
 
 const TASK_QUEUE = 'payouts-crash';
 
-let api: RunningApi;
-let merchant: TestMerchant;
 let worker: ManagedProcess | undefined;
 
-async function startWorker(name: string): Promise<ManagedProcess> {
-  const started = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: TASK_QUEUE }));
-  await waitForLog(started.logFile, 'worker running', 120_000);
-  return started;
-}
-
-/** The process and everything it started (a launcher may run the worker in a child process). */
-function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    // pgrep exits 1 when there are none.
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function killHard(managed: ManagedProcess): Promise<void> {
-  const pids = processTree(managed.child.pid!);
-  for (const pid of pids.reverse()) process.kill(pid, 'SIGKILL');
-  await managed.stop();
-  await eventually(async () => pids.filter(alive), (left) => left.length === 0);
-}
-
-async function setSandboxFaults(faults: Record<string, unknown> | null): Promise<void> {
-  const res = await sandboxControl('/_sandbox/faults', faults === null
-    ? { method: 'DELETE' }
-    : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
-  expect(res.status).toBe(200);
-}
-
-beforeAll(async () => {
-  api = await startTestApi({ taskQueue: TASK_QUEUE });
-  merchant = await createMerchant(api, { name: 'Crash Shop' });
-}, 60_000);
-
+// Declared before the fixture, whose afterAll closes the API: the worker stops first.
 afterAll(async () => {
-  await setSandboxFaults(null);
+  await clearSandboxFaults();
   await worker?.stop();
-  await api.close();
 });
+const t = useTestApi({ config: { taskQueue: TASK_QUEUE }, merchant: { name: 'Crash Shop' }, timeoutMs: 60_000 });
 
 it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one provider payout', async () => {
-  worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+  worker = await startWorkerProcess(`payouts-crash-worker-${Date.now()}`, TASK_QUEUE);
   // The submission and the first two look-ups meet a 503 that nothing records: the payout is PENDING
   // for seconds after its 201, time enough to kill the worker before it can move on.
   await setSandboxFaults({ fail_next: 3, fail_status: 503, path_prefix: '/v1/payouts' });
-  const res = await call(api, 'POST', '/v1/payouts', {
-    key: merchant.testKey,
+  const res = await call(t.api, 'POST', '/v1/payouts', {
+    key: t.merchant.testKey,
     body: {
       amount: 1500,
       currency: 'USD',
@@ -85,19 +38,19 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   const payoutId: string = res.json.id;
 
   await killHard(worker);
-  expect((await call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey })).json.status).toBe('PENDING');
+  expect((await call(t.api, 'GET', `/v1/payouts/${payoutId}`, { key: t.merchant.testKey })).json.status).toBe('PENDING');
   // The operators' query of docs/operations.md finds it.
   const stuck = await eventually(async () => {
     const found: string[] = [];
-    for await (const execution of api.deps.temporal.workflow.list({ query: `ObjectType="payout" AND ObjectStatus="PENDING" AND MerchantId="${merchant.merchantId}"` })) {
+    for await (const execution of t.api.deps.temporal.workflow.list({ query: `ObjectType="payout" AND ObjectStatus="PENDING" AND MerchantId="${t.merchant.merchantId}"` })) {
       found.push(execution.workflowId);
     }
     return found;
   }, (found) => found.includes(payoutId));
   expect(stuck).toEqual([payoutId]);
 
-  worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
-  const done = await eventually(() => call(api, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey }),
+  worker = await startWorkerProcess(`payouts-crash-worker-${Date.now()}`, TASK_QUEUE);
+  const done = await eventually(() => call(t.api, 'GET', `/v1/payouts/${payoutId}`, { key: t.merchant.testKey }),
     (r) => r.json.status === 'SUCCEEDED' || r.json.status === 'FAILED', 90_000, 500);
   expect(done.json.status).toBe('SUCCEEDED');
   expect(done.json.completed_at).toEqual(expect.any(Number));
@@ -105,12 +58,12 @@ it('a worker killed while a payout is PENDING: it still ends SUCCEEDED with one 
   const records = await (await sandboxControl(`/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };
   expect(records.payouts).toEqual([expect.objectContaining({ idempotency_key: `${payoutId}:payout` })]);
   // Workers name themselves pid@host in the history: a second worker finished what the first began.
-  const history = await api.deps.temporal.workflow.getHandle(payoutId).fetchHistory();
+  const history = await t.api.deps.temporal.workflow.getHandle(payoutId).fetchHistory();
   const workers = new Set(history.events!.map((e) => e.workflowTaskCompletedEventAttributes?.identity).filter(Boolean));
   expect(workers.size).toBeGreaterThanOrEqual(2);
-  const [row] = await api.deps.dataSource.query('SELECT poll_attempts FROM payouts WHERE id = ?', [payoutId]);
+  const [row] = await t.api.deps.dataSource.query('SELECT poll_attempts FROM payouts WHERE id = ?', [payoutId]);
   expect(Number(row.poll_attempts)).toBeGreaterThanOrEqual(3);
-  await eventually(() => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${payoutId.slice(3)}`]),
+  await eventually(() => t.api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [`tok_${payoutId.slice(3)}`]),
     (rows: unknown[]) => rows.length === 0);
 }, 300_000);
 
@@ -120,10 +73,10 @@ it('a worker killed after the provider took the submission, before the answer wa
   const patient = await startTestApi({ taskQueue: TASK_QUEUE, payoutAnswerWithinMs: 5000 });
   try {
     await worker?.stop();
-    worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+    worker = await startWorkerProcess(`payouts-crash-worker-${Date.now()}`, TASK_QUEUE);
     const amount = 1000 + Math.floor(Math.random() * 8000);
     const answer: Promise<CallResult> = call(patient, 'POST', '/v1/payouts', {
-      key: merchant.testKey,
+      key: t.merchant.testKey,
       body: {
         amount,
         currency: 'USD',
@@ -138,7 +91,7 @@ it('a worker killed after the provider took the submission, before the answer wa
     }, (found) => found.length === 1);
     const payoutId = taken[0]!.reference;
     await killHard(worker);
-    worker = await startWorker(`payouts-crash-worker-${Date.now()}`);
+    worker = await startWorkerProcess(`payouts-crash-worker-${Date.now()}`, TASK_QUEUE);
 
     // The workflow task with the lost attempt times out; the next worker runs the attempt again under
     // the same provider key and the provider answers with the payout it holds.
@@ -146,10 +99,10 @@ it('a worker killed after the provider took the submission, before the answer wa
     expect(res.status).toBe(201);
     expect(res.json.id).toBe(payoutId);
     expect(['PROCESSING', 'SUCCEEDED']).toContain(res.json.status);
-    const right = await call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey });
+    const right = await call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: t.merchant.testKey });
     if (right.json.status === res.json.status) expect(right.json).toEqual(res.json);
     else expect(right.json.status).toBe('SUCCEEDED');
-    const done = await eventually(() => call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: merchant.testKey }),
+    const done = await eventually(() => call(patient, 'GET', `/v1/payouts/${payoutId}`, { key: t.merchant.testKey }),
       (r) => r.json.status === 'SUCCEEDED' || r.json.status === 'FAILED', 60_000, 500);
     expect(done.json.status).toBe('SUCCEEDED');
     const records = await (await sandboxControl(`/_sandbox/records?reference=${payoutId}`)).json() as { payouts: Array<{ idempotency_key: string }> };

@@ -1,10 +1,8 @@
 // GET /v1/payouts: structured filters, cursors in both directions, total_count, merchant and mode
 // isolation, and the literal search rules (docs/api-reference.md, "Lists").
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { call, type CallResult, createMerchant, eventually, type TestMerchant, useTestApi } from '../helpers/api';
 
-let api: RunningApi;
-let merchant: TestMerchant;
+const t = useTestApi({ merchant: { name: 'List Shop' } });
 let other: TestMerchant;
 
 interface Fixture {
@@ -33,7 +31,7 @@ let createdMin = 0;
 let createdMax = 0;
 
 function submit(key: string, f: Fixture): Promise<CallResult> {
-  return call(api, 'POST', '/v1/payouts', {
+  return call(t.api, 'POST', '/v1/payouts', {
     key,
     body: {
       amount: f.amount,
@@ -46,8 +44,8 @@ function submit(key: string, f: Fixture): Promise<CallResult> {
   });
 }
 
-function list(query: string, key = merchant.testKey): Promise<CallResult> {
-  return call(api, 'GET', `/v1/payouts${query ? `?${query}` : ''}`, { key });
+function list(query: string, key = t.merchant.testKey): Promise<CallResult> {
+  return call(t.api, 'GET', `/v1/payouts${query ? `?${query}` : ''}`, { key });
 }
 
 /** Names of the listed payouts, in list order. */
@@ -68,18 +66,16 @@ function expectSearchError(res: CallResult, param: string): void {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api, { name: 'List Shop' });
-  other = await createMerchant(api, { name: 'Other Shop' });
+  other = await createMerchant(t.api, { name: 'Other Shop' });
   for (const name of NAMES) {
-    const res = await submit(merchant.testKey, FIXTURES[name]!);
+    const res = await submit(t.merchant.testKey, FIXTURES[name]!);
     expect(res.status).toBe(201);
     ids[name] = res.json.id;
     byId[res.json.id] = name;
   }
   // Statuses only settle once; wait so status filters see the final ones.
   for (const name of NAMES) {
-    await eventually(() => call(api, 'GET', `/v1/payouts/${ids[name]}`, { key: merchant.testKey }),
+    await eventually(() => call(t.api, 'GET', `/v1/payouts/${ids[name]}`, { key: t.merchant.testKey }),
       (r) => r.json.status === 'SUCCEEDED' || r.json.status === 'FAILED');
   }
   const all = (await list('limit=100')).json.data as Array<{ created_at: number }>;
@@ -89,7 +85,6 @@ beforeAll(async () => {
   expect(foreign.status).toBe(201);
   ids.other = foreign.json.id;
 });
-afterAll(async () => { await api.close(); });
 
 describe('envelope, order and pagination', () => {
   it('lists newest first with total_count', async () => {
@@ -207,9 +202,9 @@ describe('isolation between merchants and modes', () => {
   });
 
   it('the live mode of the same merchant sees none of its test payouts', async () => {
-    const res = await list('', merchant.liveKey);
+    const res = await list('', t.merchant.liveKey);
     expect(res.json).toMatchObject({ data: [], total_count: 0, has_more: false });
-    expect((await list('search=ana', merchant.liveKey)).json.data).toEqual([]);
+    expect((await list('search=ana', t.merchant.liveKey)).json.data).toEqual([]);
   });
 });
 

@@ -4,21 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { RunningApi } from '../../src/api/server';
-import { adminOps, call, createMerchant, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { adminOps, call, type CallResult, createMerchant, eventually, startTestApi, useTestApi } from '../helpers/api';
 import { TEST_LOG_DIR } from '../helpers/processes';
 import { sandboxControl } from '../helpers/sandbox';
 import { historyText } from '../helpers/scan';
 import { TEST_ENV } from '../helpers/test-env';
 
-let api: RunningApi;
-let merchant: TestMerchant;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api, { name: 'Payout Shop' });
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi({ merchant: { name: 'Payout Shop' } });
 
 const PAYOUT_ID = /^po_[A-Za-z0-9]{24}$/;
 const TERMINAL = ['SUCCEEDED', 'FAILED'];
@@ -38,11 +31,11 @@ function payoutBody(cardNumber = '4242424242424242', overrides: Record<string, u
 }
 
 function submit(body: unknown, options: { key?: string; idempotencyKey?: string } = {}): Promise<CallResult> {
-  return call(api, 'POST', '/v1/payouts', { key: options.key ?? merchant.testKey, body, idempotencyKey: options.idempotencyKey });
+  return call(t.api, 'POST', '/v1/payouts', { key: options.key ?? t.merchant.testKey, body, idempotencyKey: options.idempotencyKey });
 }
 
-function retrieve(id: string, key = merchant.testKey): Promise<CallResult> {
-  return call(api, 'GET', `/v1/payouts/${id}`, { key });
+function retrieve(id: string, key = t.merchant.testKey): Promise<CallResult> {
+  return call(t.api, 'GET', `/v1/payouts/${id}`, { key });
 }
 
 async function terminal(id: string): Promise<any> {
@@ -114,14 +107,14 @@ describe('submission per test card', () => {
     expect(await providerPayouts(res.json.id)).toEqual([expect.objectContaining({ idempotency_key: `${res.json.id}:payout`, status: 'succeeded' })]);
 
     // The read model and the search attributes record the look-ups that resolved it.
-    const [row] = await api.deps.dataSource.query('SELECT poll_attempts, last_polled_at FROM payouts WHERE id = ?', [res.json.id]);
+    const [row] = await t.api.deps.dataSource.query('SELECT poll_attempts, last_polled_at FROM payouts WHERE id = ?', [res.json.id]);
     expect(Number(row.poll_attempts)).toBeGreaterThanOrEqual(1);
     expect(Number(row.last_polled_at)).toBeGreaterThan(0);
-    const description = await api.deps.temporal.workflow.getHandle(res.json.id).describe();
+    const description = await t.api.deps.temporal.workflow.getHandle(res.json.id).describe();
     const attributes = description.searchAttributes as Record<string, unknown[]>;
     expect(attributes.ObjectType).toEqual(['payout']);
     expect(attributes.ObjectStatus).toEqual(['SUCCEEDED']);
-    expect(attributes.MerchantId).toEqual([merchant.merchantId]);
+    expect(attributes.MerchantId).toEqual([t.merchant.merchantId]);
     expect(attributes.Livemode).toEqual([false]);
     expect(attributes.AmountMinor).toEqual([2500]);
     expect(attributes.Currency).toEqual(['EUR']);
@@ -147,7 +140,7 @@ describe('submission per test card', () => {
     expect(done.status).toBe('SUCCEEDED');
     // The submission went on after the answer, under the key of the first attempt: one provider payout.
     expect(await providerPayouts(res.json.id)).toEqual([expect.objectContaining({ idempotency_key: `${res.json.id}:payout`, status: 'succeeded' })]);
-    const description = await api.deps.temporal.workflow.getHandle(res.json.id).describe();
+    const description = await t.api.deps.temporal.workflow.getHandle(res.json.id).describe();
     expect((description.searchAttributes as Record<string, unknown[]>).ObjectStatus).toEqual(['SUCCEEDED']);
   });
 
@@ -219,31 +212,31 @@ describe('validation and precedence', () => {
   });
 
   it('no Idempotency-Key -> 400 parameter_missing', async () => {
-    const res = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: payoutBody(), idempotencyKey: null });
+    const res = await call(t.api, 'POST', '/v1/payouts', { key: t.merchant.testKey, body: payoutBody(), idempotencyKey: null });
     expectError(res, 400, 'parameter_missing', 'Idempotency-Key');
   });
 
   it('a currency the merchant has not enabled -> 422 currency_not_supported', async () => {
-    const usdOnly = await createMerchant(api, { currencies: 'USD' });
+    const usdOnly = await createMerchant(t.api, { currencies: 'USD' });
     expectError(await submit(payoutBody(), { key: usdOnly.testKey }), 422, 'currency_not_supported', 'currency');
   });
 
   it('payouts switched off -> 403 payout_submission_unavailable, before the body is read', async () => {
-    const other = await createMerchant(api);
-    await adminOps(api).updateMerchant(other.merchantId, { payouts: false });
+    const other = await createMerchant(t.api);
+    await adminOps(t.api).updateMerchant(other.merchantId, { payouts: false });
     expectError(await submit({ not: 'a payout' }, { key: other.testKey }), 403, 'payout_submission_unavailable');
   });
 
   it('not provisioned -> 422 merchant_not_provisioned', async () => {
-    const other = await createMerchant(api);
-    await adminOps(api).updateMerchant(other.merchantId, { provisioned: false });
+    const other = await createMerchant(t.api);
+    await adminOps(t.api).updateMerchant(other.merchantId, { provisioned: false });
     expectError(await submit(payoutBody(), { key: other.testKey }), 422, 'merchant_not_provisioned');
   });
 
   it('a test card with a live key -> 422 invalid_card', async () => {
     const liveApi = await startTestApi({ liveProviderUrl: `http://127.0.0.1:${TEST_ENV.sandboxPort}` });
     try {
-      const res = await call(liveApi, 'POST', '/v1/payouts', { key: merchant.liveKey, body: payoutBody('4242424242424242') });
+      const res = await call(liveApi, 'POST', '/v1/payouts', { key: t.merchant.liveKey, body: payoutBody('4242424242424242') });
       expectError(res, 422, 'invalid_card', 'destination.card_number');
     } finally {
       await liveApi.close();
@@ -274,7 +267,7 @@ describe('recipient names are kept exactly as submitted', () => {
     const expected = { first_name: firstName, last_name: lastName, country: 'ES' };
     expect(res.json.recipient).toEqual(expected);
     expect((await retrieve(res.json.id)).json.recipient).toEqual(expected);
-    const list = await call(api, 'GET', `/v1/payouts?search=${encodeURIComponent(res.json.id)}`, { key: merchant.testKey });
+    const list = await call(t.api, 'GET', `/v1/payouts?search=${encodeURIComponent(res.json.id)}`, { key: t.merchant.testKey });
     expect(list.json.data.map((p: any) => p.recipient)).toEqual([expected]);
   });
 });
@@ -362,9 +355,9 @@ describe('GET /v1/payouts/{payout_id}', () => {
   });
 
   it('another merchant, or the live mode of the same merchant -> 404 object_not_found', async () => {
-    const other = await createMerchant(api);
+    const other = await createMerchant(t.api);
     expectError(await retrieve(payoutId, other.testKey), 404, 'object_not_found');
-    expectError(await retrieve(payoutId, merchant.liveKey), 404, 'object_not_found');
+    expectError(await retrieve(payoutId, t.merchant.liveKey), 404, 'object_not_found');
   });
 });
 
@@ -374,12 +367,12 @@ describe('card data stays out of storage, histories and logs', () => {
     const res = await submit(payoutBody(card, { merchant_reference: 9876543210 }));
     await terminal(res.json.id);
     const token = `tok_${res.json.id.slice(3)}`;
-    await eventually(() => api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [token]), (rows: unknown[]) => rows.length === 0);
+    await eventually(() => t.api.deps.dataSource.query('SELECT token FROM card_vault WHERE token = ?', [token]), (rows: unknown[]) => rows.length === 0);
 
-    const rows = await api.deps.dataSource.query('SELECT * FROM payouts WHERE id = ?', [res.json.id]);
-    const records = await api.deps.dataSource.query('SELECT * FROM idempotency_records WHERE object_id = ?', [res.json.id]);
+    const rows = await t.api.deps.dataSource.query('SELECT * FROM payouts WHERE id = ?', [res.json.id]);
+    const records = await t.api.deps.dataSource.query('SELECT * FROM idempotency_records WHERE object_id = ?', [res.json.id]);
     // Payloads decrypted: the payout and its merchant reference are readable.
-    const history = await historyText(api.deps.temporal, res.json.id);
+    const history = await historyText(t.api.deps.temporal, res.json.id);
     expect(history).toContain(res.json.id);
     expect(history).toContain('9876543210');
     const dumps = [JSON.stringify(rows), JSON.stringify(records), history];

@@ -2,13 +2,13 @@
 // configured, each entry point refuses to start on a secret it uses that is missing or a
 // development value, and names the variable. The API, run with its own notify secret, refuses a
 // provider notification forged with the published development one.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config';
 import { signNotification } from '../../src/provider/sandbox/notify';
+import { runToExit } from '../helpers/processes';
 import { startApiProcess } from '../helpers/temporal';
 import { TEST_CODEC_ENV } from '../replay/codec-test-key';
 
@@ -22,19 +22,8 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs an entry point with only these settings (none of the suite's), and waits for it to exit. */
 function run(entry: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args], {
-      cwd: PROJECT_ROOT,
-      // Ports nobody listens on: a process that got past the check could not reach anything.
-      env: { PATH: process.env.PATH!, HOME: os.homedir(), DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', SANDBOX_PORT: '0', WORKER_METRICS_PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${entry} did not exit: ${output}`)); }, 45_000);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, output }); });
-  });
+  // Ports nobody listens on: a process that got past the check could not reach anything.
+  return runToExit(entry, { DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', SANDBOX_PORT: '0', WORKER_METRICS_PORT: '0', ...env }, args);
 }
 
 const PRODUCTION = { NODE_ENV: 'production' };
@@ -49,14 +38,14 @@ describe('with NODE_ENV=production or a live provider, an entry point on a devel
     ['the worker, with the test suite\'s vault key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: 'a1'.repeat(32) }, ['VAULT_KEY is a development key'], []],
     ['the worker, with a live provider and no vault key', 'workers/main.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net' }, ['VAULT_KEY is not set'], []],
     ['the sandbox, with the compose file\'s placeholder', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: 'change-me-sandbox-secret' }, ['SANDBOX_NOTIFY_SECRET is a published development value'], []],
-    ['the sandbox, with a short control token', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: GOOD_SECRET, SANDBOX_CONTROL_TOKEN: 'letmein' }, ['SANDBOX_CONTROL_TOKEN is shorter than 16 characters'], []],
+    ['the sandbox, with a short control token', 'src/provider/sandbox/main.ts', { ...PRODUCTION, SANDBOX_NOTIFY_SECRET: GOOD_SECRET, SANDBOX_CONTROL_TOKEN: 'letmein' }, ['SANDBOX_CONTROL_TOKEN is shorter than 32 characters'], []],
     ['npm start', 'scripts/dev.ts', PRODUCTION, ['VAULT_KEY is not set', 'SANDBOX_NOTIFY_SECRET is not set', 'TEMPORAL_CODEC_KEYS is not set'], []],
     ['the API, without a codec key ring', 'src/api/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, SANDBOX_NOTIFY_SECRET: GOOD_SECRET }, ['TEMPORAL_CODEC_KEYS is not set'], ['VAULT_KEY', 'SANDBOX_NOTIFY_SECRET']],
     ['the worker, with the development codec key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, TEMPORAL_CODEC_KEYS: `dev:${'de'.repeat(32)}` }, ['TEMPORAL_CODEC_KEYS holds a development key (one byte repeated): dev'], ['VAULT_KEY']],
     ['the worker, with the committed histories\' test key', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, ...TEST_CODEC_ENV }, ['TEMPORAL_CODEC_KEYS holds a development key (one byte repeated): test-histories'], []],
     ['the worker, with the codec switched off', 'workers/main.ts', { ...PRODUCTION, VAULT_KEY: GOOD_VAULT_KEY, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, TEMPORAL_CODEC: 'off' }, ['TEMPORAL_CODEC is off'], ['TEMPORAL_CODEC_KEYS']],
     ['the admin command, with a live provider and no codec key ring', 'src/admin/cli.ts', { LIVE_PROVIDER_URL: 'https://acquirer.example.net', VAULT_KEY: GOOD_VAULT_KEY }, ['TEMPORAL_CODEC_KEYS is not set'], ['VAULT_KEY']],
-    ['the codec server, with a short operator credential', 'scripts/codec-server.ts', { ...PRODUCTION, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, CODEC_AUTH_TOKEN: 'letmein' }, ['CODEC_AUTH_TOKEN is shorter than 16 characters'], ['TEMPORAL_CODEC_KEYS']],
+    ['the codec server, with a short operator credential', 'scripts/codec-server.ts', { ...PRODUCTION, TEMPORAL_CODEC_KEYS: GOOD_CODEC_KEYS, CODEC_AUTH_TOKEN: 'letmein' }, ['CODEC_AUTH_TOKEN is shorter than 32 characters'], ['TEMPORAL_CODEC_KEYS']],
   ])('%s: refuses to start, naming the variable', async (_label, entry, env, named, notNamed) => {
     const { code, output } = await run(entry, env);
     expect(code).toBe(1);

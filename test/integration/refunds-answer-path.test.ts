@@ -4,54 +4,41 @@
 // Also: a hot Payment continuing as new while refunds keep arriving loses and duplicates nothing,
 // and a steady stream of refunds on one Payment never outgrows its workflow.
 import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
+import { call, type CallResult, eventually, startTestApi, useTestApi } from '../helpers/api';
+import { readPayment, succeededPayment as paid } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
-import { paymentQuery } from '../../workflows/contracts/payment';
+import { paymentQuery } from '../../contracts/payment';
 import { Client, Connection } from '@temporalio/client';
 import { replayHistories } from '../../src/replay/histories';
 import { workflowBundle } from '../../workers/worker';
 
-let api: RunningApi;
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api);
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi();
 afterEach(async () => { await clearSandboxFaults(); });
 
 function refund(on: RunningApi, body: Record<string, unknown>, idempotencyKey?: string): Promise<CallResult> {
-  return call(on, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });
+  return call(on, 'POST', '/v1/refunds', { key: t.merchant.testKey, body, idempotencyKey });
 }
 
-async function getPayment(on: RunningApi, id: string): Promise<any> {
-  const res = await call(on, 'GET', `/v1/payments/${id}`, { key: merchant.testKey, headers: { 'Service-Version': '2025-09-01' } });
-  expect(res.status).toBe(200);
-  return res.json;
-}
-
-async function succeededPayment(on: RunningApi, amount: number): Promise<any> {
-  const res = await call(on, 'POST', '/v1/payments', { key: merchant.testKey, headers: { 'Service-Version': '2025-09-01' }, body: directPaymentBody({ amount }) });
-  expect(res.status).toBe(201);
-  return eventually(() => getPayment(on, res.json.id), (p) => p.status === 'SUCCEEDED');
-}
+// Shape A requests, whatever the merchant's default version; `on` is this file's API or one started in a test.
+const SHAPE_A = '2025-09-01';
+const getPayment = (on: RunningApi, id: string) => readPayment(on, t.merchant.testKey, id, SHAPE_A);
+const succeededPayment = (on: RunningApi, amount: number) => paid(on, t.merchant.testKey, { body: { amount }, version: SHAPE_A });
 
 async function historyEvents(workflowId: string, runId?: string) {
-  return (await api.deps.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+  return (await t.api.deps.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
 }
 
 const terminal = (status: string) => status === 'SUCCEEDED' || status === 'FAILED';
 
 describe('the answer path', () => {
   it('a refund answers with what GET /v1/payments/{id} shows right after, submitted by the Payment once accepted', async () => {
-    const payment = await succeededPayment(api, 1000);
-    const res = await refund(api, { payment_id: payment.id, amount: 400, reason: 'answer path' });
+    const payment = await succeededPayment(t.api, 1000);
+    const res = await refund(t.api, { payment_id: payment.id, amount: 400, reason: 'answer path' });
     expect(res.status).toBe(201);
     expect(res.json.status).toBe('PROCESSING');
 
     // No wait: the API projected the update's answer before replying.
-    const right = await getPayment(api, payment.id);
+    const right = await getPayment(t.api, payment.id);
     expect(right.refunds).toEqual([res.json]);
     expect(right.amount_refundable).toBe(600);
 
@@ -62,7 +49,7 @@ describe('the answer path', () => {
     const submitted = paymentHistory.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund');
     expect(accepted).toBeGreaterThan(0);
     expect(submitted).toBeGreaterThan(accepted);
-    await eventually(() => getPayment(api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
+    await eventually(() => getPayment(t.api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
     const refundHistory = await historyEvents(res.json.id);
     const activities = refundHistory.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
     expect(activities).not.toContain('submitRefund');
@@ -71,15 +58,15 @@ describe('the answer path', () => {
   });
 
   it('a submission the provider leaves unanswered answers PROCESSING, and the RefundWorkflow resubmits under the same key', async () => {
-    const payment = await succeededPayment(api, 1000);
+    const payment = await succeededPayment(t.api, 1000);
     // Every attempt of the Payment's local submission gets a 503; the RefundWorkflow's later resubmission goes through.
     await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds', method: 'POST' });
-    const res = await refund(api, { payment_id: payment.id, amount: 1000, reason: 'unanswered' });
+    const res = await refund(t.api, { payment_id: payment.id, amount: 1000, reason: 'unanswered' });
     expect(res.status).toBe(201);
     expect(res.json.status).toBe('PROCESSING');
-    expect((await getPayment(api, payment.id)).amount_refundable).toBe(0);
+    expect((await getPayment(t.api, payment.id)).amount_refundable).toBe(0);
 
-    const after = await eventually(() => getPayment(api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED', 30_000);
+    const after = await eventually(() => getPayment(t.api, payment.id), (p) => p.refunds[0].status === 'SUCCEEDED', 30_000);
     expect(after.amount_refunded).toBe(1000);
     const refundHistory = await historyEvents(res.json.id);
     expect(refundHistory.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund')).toBe(true);
@@ -87,10 +74,10 @@ describe('the answer path', () => {
   });
 
   it('Shape B POST /v1/payments/{id}/refund answers with the Payment GET shows right after', async () => {
-    const payment = await succeededPayment(api, 700);
-    const res = await call(api, 'POST', `/v1/payments/${payment.id}/refund`, { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
+    const payment = await succeededPayment(t.api, 700);
+    const res = await call(t.api, 'POST', `/v1/payments/${payment.id}/refund`, { key: t.merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
     expect(res.status).toBe(200);
-    const right = await call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
+    const right = await call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: t.merchant.testKey, headers: { 'Service-Version': '2024-06-01' } });
     expect(right.json).toEqual(res.json);
   });
 });
@@ -101,7 +88,7 @@ describe('a hot Payment', () => {
     const lowThreshold = await startTestApi({ refundsPerRun: 3 });
     try {
       const payment = await succeededPayment(lowThreshold, 1000);
-      const firstRun = (await api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
+      const firstRun = (await t.api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
       const waves = [8, 8, 8]; // 24 refunds of 50 on 1000: exactly 20 fit
       const answers: CallResult[] = [];
       for (const size of waves) {
@@ -113,7 +100,7 @@ describe('a hot Payment', () => {
       for (const answer of refused) expect([answer.status, answer.json.error?.code]).toEqual([422, 'amount_exceeds_refundable']);
       expect(new Set(accepted.map((a) => a.json.id)).size).toBe(20);
 
-      const handle = api.deps.temporal.workflow.getHandle(payment.id);
+      const handle = t.api.deps.temporal.workflow.getHandle(payment.id);
       const after = await eventually(() => getPayment(lowThreshold, payment.id), (p) => p.refunds.length === 20 && p.refunds.every((r: any) => terminal(r.status)), 60_000);
       expect(after.refunds.map((r: any) => r.id).sort()).toEqual(accepted.map((a) => a.json.id).sort());
       expect(after.amount_refunded).toBe(1000);
@@ -138,19 +125,19 @@ describe('a hot Payment', () => {
     // continue as new (refunds arriving meanwhile are sent again to the next run), and no activity
     // input may carry every refund: either would let history outgrow the server's limits, and the
     // server terminates such a workflow, after which no refund of the Payment can be taken.
-    const payment = await succeededPayment(api, 100_000);
-    const firstRun = (await api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
+    const payment = await succeededPayment(t.api, 100_000);
+    const firstRun = (await t.api.deps.temporal.workflow.getHandle(payment.id).describe()).runId;
     const [clients, each] = [8, 40];
     const answers = (await Promise.all(Array.from({ length: clients }, async (_, c) => {
       const mine: CallResult[] = [];
-      for (let i = 0; i < each; i += 1) mine.push(await refund(api, { payment_id: payment.id, amount: 1, reason: `stream ${c}.${i}` }));
+      for (let i = 0; i < each; i += 1) mine.push(await refund(t.api, { payment_id: payment.id, amount: 1, reason: `stream ${c}.${i}` }));
       return mine;
     }))).flat();
     expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.json.error?.code])).toEqual([]);
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(clients * each);
 
-    const handle = api.deps.temporal.workflow.getHandle(payment.id);
-    const after = await eventually(() => getPayment(api, payment.id), (p) => p.refunds.length === clients * each && p.refunds.every((r: any) => terminal(r.status)), 120_000);
+    const handle = t.api.deps.temporal.workflow.getHandle(payment.id);
+    const after = await eventually(() => getPayment(t.api, payment.id), (p) => p.refunds.length === clients * each && p.refunds.every((r: any) => terminal(r.status)), 120_000);
     expect(after.amount_refunded).toBe(clients * each);
     const current = await handle.describe();
     expect(current.status.name).toBe('RUNNING');
@@ -160,26 +147,26 @@ describe('a hot Payment', () => {
     // Every run replays from its history: when a run turned to continuing as new is decided from
     // the run's own counts, the same on replay.
     // A page of such a history passes gRPC's default 4 MB for one message.
-    const connection = await Connection.connect({ address: api.deps.config.temporalAddress, channelArgs: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
+    const connection = await Connection.connect({ address: t.api.deps.config.temporalAddress, channelArgs: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
     const runs: Array<{ workflowId: string; history: unknown }> = [];
     try {
-      const client = new Client({ connection, namespace: api.deps.config.temporalNamespace });
-      for await (const run of api.deps.temporal.workflow.list({ query: `WorkflowId = '${payment.id}'` })) {
+      const client = new Client({ connection, namespace: t.api.deps.config.temporalNamespace });
+      for await (const run of t.api.deps.temporal.workflow.list({ query: `WorkflowId = '${payment.id}'` })) {
         runs.push({ workflowId: payment.id, history: await client.workflow.getHandle(payment.id, run.runId).fetchHistory() });
         // Far below the server's 10 MB warning and 50 MB limit: each run continued as new in time
         // (at about 4 MB by its own count; 2.8 MB measured).
-        expect((await api.deps.temporal.workflow.getHandle(payment.id, run.runId).describe()).historySize).toBeLessThan(6 * 1024 * 1024);
+        expect((await t.api.deps.temporal.workflow.getHandle(payment.id, run.runId).describe()).historySize).toBeLessThan(6 * 1024 * 1024);
       }
     } finally {
       await connection.close();
     }
     expect(runs.length).toBeGreaterThan(1);
-    const outcomes = await replayHistories(await workflowBundle(), runs, api.deps.config.temporalCodec);
+    const outcomes = await replayHistories(await workflowBundle(), runs, t.api.deps.config.temporalCodec);
     expect(outcomes.filter((o) => !o.ok)).toEqual([]);
 
     // Each `payment.refunded` shows the Payment after its refund with every refund before it,
     // although past the first few the workflow handed it over with only the refunds that moved.
-    const events = (await api.deps.dataSource.query(
+    const events = (await t.api.deps.dataSource.query(
       'SELECT payload FROM events WHERE object_id = ? AND type = ? ORDER BY seq', [payment.id, 'payment.refunded'],
     )) as Array<{ payload: string }>;
     expect(events).toHaveLength(clients * each);

@@ -3,66 +3,34 @@
 // the provider, the merchant gets one answer and the Refund still ends SUCCEEDED. Runs on its own
 // task queue with its own worker process.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { temporal } from '@temporalio/proto';
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
-import { spawnTs, waitForLog, type ManagedProcess } from '../helpers/processes';
+import { call, directPaymentBody, eventually, useTestApi } from '../helpers/api';
+import { getPayment as getPaymentCall } from '../helpers/payments';
+import type { ManagedProcess } from '../helpers/processes';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
-import { workerEnv } from '../helpers/test-env';
+import { killHard, startWorkerProcess } from '../helpers/temporal';
 
 const TASK_QUEUE = 'refunds-crash';
 
-let api: RunningApi;
-let merchant: TestMerchant;
 const workers: ManagedProcess[] = [];
 
-async function startWorker(name: string): Promise<ManagedProcess> {
-  const worker = spawnTs(name, 'workers/main.ts', workerEnv({ TEMPORAL_TASK_QUEUE: TASK_QUEUE }));
-  workers.push(worker);
-  await waitForLog(worker.logFile, 'worker running', 120_000);
-  return worker;
-}
-
-beforeAll(async () => {
-  // The create call outlives the crash and the activity's retry, so it gets a longer deadline.
-  api = await startTestApi({ taskQueue: TASK_QUEUE, workflowUpdateTimeoutMs: 60_000 });
-  merchant = await createMerchant(api);
-  await startWorker('worker-refunds-crash-1');
-}, 150_000);
-
+// Declared before the fixture, whose afterAll closes the API: the workers stop first.
 afterAll(async () => {
   await clearSandboxFaults();
   for (const worker of workers) await worker.stop();
-  await api.close();
 });
+// The create call outlives the crash and the activity's retry, so it gets a longer deadline.
+const t = useTestApi({ config: { taskQueue: TASK_QUEUE, workflowUpdateTimeoutMs: 60_000 } });
+beforeAll(async () => {
+  workers.push(await startWorkerProcess('worker-refunds-crash-1', TASK_QUEUE));
+}, 150_000);
 
-async function getPayment(id: string): Promise<any> {
-  return (await call(api, 'GET', `/v1/payments/${id}`, { key: merchant.testKey })).json;
-}
-
-/** The process and its descendants (tsx runs the worker in a child process), by pid. */
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
-/** kill -9 of the worker itself, not only of its tsx launcher. */
-async function killHard(worker: ManagedProcess): Promise<void> {
-  const pid = worker.child.pid!;
-  for (const child of descendants(pid).reverse()) process.kill(child, 'SIGKILL');
-  await worker.stop('SIGKILL');
-}
+const getPayment = async (id: string): Promise<any> => (await getPaymentCall(t.api, t.merchant.testKey, id)).json;
 
 /** The refund id the Idempotency-Key was bound to, as soon as the claim row exists. */
 async function boundRefundId(idempotencyKey: string): Promise<string> {
   const rows = await eventually(
-    () => api.deps.dataSource.query("SELECT object_id FROM idempotency_records WHERE idempotency_key = ? AND operation = 'refunds.create'", [idempotencyKey]),
+    () => t.api.deps.dataSource.query("SELECT object_id FROM idempotency_records WHERE idempotency_key = ? AND operation = 'refunds.create'", [idempotencyKey]),
     (found: Array<{ object_id: string }>) => found.length === 1,
   );
   return rows[0]!.object_id;
@@ -70,13 +38,13 @@ async function boundRefundId(idempotencyKey: string): Promise<string> {
 
 /** True once a worker has picked up the Payment's submitRefund activity. */
 async function submissionStarted(paymentId: string): Promise<boolean> {
-  const { raw } = await api.deps.temporal.workflow.getHandle(paymentId).describe();
+  const { raw } = await t.api.deps.temporal.workflow.getHandle(paymentId).describe();
   return (raw.pendingActivities ?? []).some((activity) => activity.activityType?.name === 'submitRefund'
     && activity.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED);
 }
 
 it('a worker killed mid-refund yields exactly one provider refund, and the Refund ends SUCCEEDED', async () => {
-  const created = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
+  const created = await call(t.api, 'POST', '/v1/payments', { key: t.merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
   expect(created.status).toBe(201);
   const paymentId: string = created.json.id;
   await eventually(() => getPayment(paymentId), (p) => p.status === 'SUCCEEDED');
@@ -85,13 +53,13 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
   await setSandboxFaults({ latency_ms: 3000, path_prefix: '/v1/refunds', method: 'POST' });
   const idempotencyKey = randomUUID();
   const body = { payment_id: paymentId, amount: 1000, reason: 'crash test' };
-  const answer = call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });
+  const answer = call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, body, idempotencyKey });
   const refundId = await boundRefundId(idempotencyKey);
   await eventually(() => submissionStarted(paymentId), (started) => started, 30_000, 100);
 
   await killHard(workers[0]!);
   await clearSandboxFaults();
-  await startWorker('worker-refunds-crash-2');
+  workers.push(await startWorkerProcess('worker-refunds-crash-2', TASK_QUEUE));
 
   // The activity is retried once its start-to-close timeout has passed, with the same provider key.
   const res = await answer;
@@ -107,7 +75,7 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
 
   // The submission really was cut short: the one recorded in history is a retry; the update was
   // accepted and answered once.
-  const history = (await api.deps.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
+  const history = (await t.api.deps.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
   const submissions = history.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'submitRefund');
   expect(submissions).toHaveLength(1);
   const started = history.find((event) => event.activityTaskStartedEventAttributes
@@ -120,7 +88,7 @@ it('a worker killed mid-refund yields exactly one provider refund, and the Refun
   expect(records.refunds).toEqual([expect.objectContaining({ idempotency_key: `${refundId}:refund`, amount: 1000, status: 'succeeded' })]);
 
   // A same-key retry replays the answer and sends nothing more to the acquirer.
-  const replay = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body, idempotencyKey });
+  const replay = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, body, idempotencyKey });
   expect(replay.status).toBe(201);
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   expect((await sandboxRecords(refundId)).refunds).toHaveLength(1);

@@ -2,10 +2,9 @@
 // Temporal server and the sandbox acquirer, through the in-process API.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { RunningApi } from '../../src/api/server';
-import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../workflows/contracts/search-attributes';
-import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type CallResult, type TestMerchant } from '../helpers/api';
-import { expectError } from '../helpers/payments';
+import { AmountMinorKey, CurrencyKey, MerchantIdKey, ObjectStatusKey, ObjectTypeKey } from '../../contracts/search-attributes';
+import { adminOps, call, type CallResult, createMerchant, directPaymentBody, eventually, startTestApi, useTestApi } from '../helpers/api';
+import { expectError, pay, readPayment, succeededPayment as paid } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, SANDBOX_URL, setSandboxFaults } from '../helpers/sandbox';
 
 const CARD = {
@@ -18,42 +17,24 @@ const CARD = {
 
 const REFUND_ID = /^ref_[A-Za-z0-9]{24}$/;
 
-let api: RunningApi;
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api);
-});
-afterAll(async () => { await api.close(); });
+const t = useTestApi();
 afterEach(async () => { await clearSandboxFaults(); });
 
 function refund(body: Record<string, unknown>, options: { key?: string; idempotencyKey?: string; headers?: Record<string, string> } = {}): Promise<CallResult> {
-  return call(api, 'POST', '/v1/refunds', { key: options.key ?? merchant.testKey, body, idempotencyKey: options.idempotencyKey, headers: options.headers });
+  return call(t.api, 'POST', '/v1/refunds', { key: options.key ?? t.merchant.testKey, body, idempotencyKey: options.idempotencyKey, headers: options.headers });
 }
 
-async function getPayment(id: string, key = merchant.testKey): Promise<any> {
-  const res = await call(api, 'GET', `/v1/payments/${id}`, { key, headers: { 'Service-Version': '2025-09-01' } });
-  expect(res.status).toBe(200);
-  return res.json;
-}
-
-async function createPayment(amount: number, card: string, key = merchant.testKey): Promise<any> {
-  // A Shape A body, so Shape A whatever the merchant's default version.
-  const res = await call(api, 'POST', '/v1/payments', { key, headers: { 'Service-Version': '2025-09-01' }, body: directPaymentBody({ amount }, { number: card }) });
-  expect(res.status).toBe(201);
-  return res.json;
-}
-
-async function succeededPayment(amount = 1000, card: string = CARD.visa, key = merchant.testKey): Promise<any> {
-  const created = await createPayment(amount, card, key);
-  return eventually(() => getPayment(created.id, key), (p) => p.status === 'SUCCEEDED');
-}
+// Shape A requests, whatever the merchant's default version.
+const SHAPE_A = '2025-09-01';
+const getPayment = (id: string, key = t.merchant.testKey) => readPayment(t.api, key, id, SHAPE_A);
+const createPayment = (amount: number, card: string, key = t.merchant.testKey) => pay(t.api, key, { body: { amount }, card: { number: card }, version: SHAPE_A });
+const succeededPayment = (amount = 1000, card: string = CARD.visa, key = t.merchant.testKey) =>
+  paid(t.api, key, { body: { amount }, card: { number: card }, version: SHAPE_A });
 
 const terminal = (status: string) => status === 'SUCCEEDED' || status === 'FAILED';
 
 /** Waits until no refund of the Payment is in progress. */
-function settledPayment(id: string, key = merchant.testKey): Promise<any> {
+function settledPayment(id: string, key = t.merchant.testKey): Promise<any> {
   return eventually(() => getPayment(id, key), (p) => p.refunds.every((r: any) => terminal(r.status)));
 }
 
@@ -62,28 +43,28 @@ describe('request checks and their precedence', () => {
   beforeAll(async () => { paymentId = (await succeededPayment()).id; });
 
   it('a key created without the refund permission -> 403 actor_forbidden, before the Idempotency-Key', async () => {
-    const { key } = await adminOps(api).createKey({ merchantId: merchant.merchantId, mode: 'test', refunds: false });
+    const { key } = await adminOps(t.api).createKey({ merchantId: t.merchant.merchantId, mode: 'test', refunds: false });
     expectError(await refund({ payment_id: paymentId, amount: 1, reason: 'x' }, { key }), 403, 'actor_forbidden', null);
-    const res = await call(api, 'POST', '/v1/refunds', { key, body: { payment_id: paymentId, amount: 1, reason: 'x' }, idempotencyKey: null });
+    const res = await call(t.api, 'POST', '/v1/refunds', { key, body: { payment_id: paymentId, amount: 1, reason: 'x' }, idempotencyKey: null });
     expectError(res, 403, 'actor_forbidden', null);
   });
 
   it('authentication and the version header come first', async () => {
-    expectError(await call(api, 'POST', '/v1/refunds', { body: {} }), 401, 'invalid_api_key');
+    expectError(await call(t.api, 'POST', '/v1/refunds', { body: {} }), 401, 'invalid_api_key');
     expectError(await refund({}, { headers: { 'Service-Version': '2025-13' } }), 400, 'parameter_invalid', 'Service-Version');
   });
 
   it('the Idempotency-Key header is required, and comes before the body', async () => {
-    const missing = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, rawBody: 'not json', idempotencyKey: null });
+    const missing = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, rawBody: 'not json', idempotencyKey: null });
     expectError(missing, 400, 'parameter_missing', 'Idempotency-Key');
-    const tooLong = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, rawBody: 'not json', idempotencyKey: 'k'.repeat(256) });
+    const tooLong = await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, rawBody: 'not json', idempotencyKey: 'k'.repeat(256) });
     expectError(tooLong, 400, 'parameter_invalid', 'Idempotency-Key');
   });
 
   it('an unreadable body -> 400 request_body_invalid', async () => {
-    expectError(await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, rawBody: '{"amount":', headers: { 'Content-Type': 'application/json' } }), 400, 'request_body_invalid');
-    expectError(await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, rawBody: '[]', headers: { 'Content-Type': 'application/json' } }), 400, 'request_body_invalid');
-    expectError(await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, rawBody: 'payment_id=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 400, 'request_body_invalid');
+    expectError(await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, rawBody: '{"amount":', headers: { 'Content-Type': 'application/json' } }), 400, 'request_body_invalid');
+    expectError(await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, rawBody: '[]', headers: { 'Content-Type': 'application/json' } }), 400, 'request_body_invalid');
+    expectError(await call(t.api, 'POST', '/v1/refunds', { key: t.merchant.testKey, rawBody: 'payment_id=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 400, 'request_body_invalid');
   });
 
   // Changes to a valid body; an undefined value leaves the field out.
@@ -124,14 +105,14 @@ describe('request checks and their precedence', () => {
   });
 
   it('the body comes before business rules, and merchant_not_provisioned comes before the Payment lookup', async () => {
-    const unprovisioned = await createMerchant(api);
-    await adminOps(api).updateMerchant(unprovisioned.merchantId, { provisioned: false });
+    const unprovisioned = await createMerchant(t.api);
+    await adminOps(t.api).updateMerchant(unprovisioned.merchantId, { provisioned: false });
     expectError(await refund({ payment_id: paymentId, amount: 'x', reason: 'x' }, { key: unprovisioned.testKey }), 400, 'request_body_invalid', 'amount');
     expectError(await refund({ payment_id: paymentId, amount: 1, reason: 'x' }, { key: unprovisioned.testKey }), 422, 'merchant_not_provisioned', null);
   });
 
   it('always answers in Shape A, whatever version the merchant or the header asks for', async () => {
-    const older = await createMerchant(api, { defaultVersion: '2024-06-01' });
+    const older = await createMerchant(t.api, { defaultVersion: '2024-06-01' });
     const payment = await succeededPayment(500, CARD.visa, older.testKey);
     const res = await refund({ payment_id: payment.id, amount: 100, reason: 'shape' }, { key: older.testKey, headers: { 'Service-Version': '2024-06-01' } });
     expect(res.status).toBe(201);
@@ -149,7 +130,7 @@ describe('the parent Payment', () => {
   });
 
   it("another merchant's Payment -> 404 object_not_found", async () => {
-    const other = await createMerchant(api);
+    const other = await createMerchant(t.api);
     const theirs = await succeededPayment(700, CARD.visa, other.testKey);
     expectError(await refund({ payment_id: theirs.id, amount: 1, reason: 'x' }), 404, 'object_not_found', 'payment_id');
     expect((await getPayment(theirs.id, other.testKey)).refunds).toEqual([]);
@@ -160,7 +141,7 @@ describe('the parent Payment', () => {
     const liveApi = await startTestApi({ liveProviderUrl: SANDBOX_URL });
     try {
       const testPayment = await succeededPayment(700);
-      const res = await call(liveApi, 'POST', '/v1/refunds', { key: merchant.liveKey, body: { payment_id: testPayment.id, amount: 1, reason: 'x' } });
+      const res = await call(liveApi, 'POST', '/v1/refunds', { key: t.merchant.liveKey, body: { payment_id: testPayment.id, amount: 1, reason: 'x' } });
       expectError(res, 404, 'object_not_found', 'payment_id');
     } finally {
       await liveApi.close();
@@ -196,10 +177,10 @@ describe('the refund window', () => {
   it('a SUCCEEDED Payment whose refund window has closed -> 422 payment_not_refundable', async () => {
     const shortWindow = await startTestApi({ refundWindowSeconds: 1 });
     try {
-      const created = await call(shortWindow, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
+      const created = await call(shortWindow, 'POST', '/v1/payments', { key: t.merchant.testKey, body: directPaymentBody({ amount: 1000 }) });
       expect(created.status).toBe(201);
       await eventually(() => getPayment(created.json.id), (p) => p.status === 'SUCCEEDED');
-      const handle = api.deps.temporal.workflow.getHandle(created.json.id);
+      const handle = t.api.deps.temporal.workflow.getHandle(created.json.id);
       await eventually(() => handle.describe(), (d) => d.status.name === 'COMPLETED');
       expectError(await refund({ payment_id: created.json.id, amount: 1, reason: 'too late' }), 422, 'payment_not_refundable', 'payment_id');
     } finally {
@@ -317,12 +298,12 @@ describe('creating refunds', () => {
     const refundId: string = res.json.id;
     await eventually(() => getPayment(payment.id), (p) => p.refunds[0].status === 'SUCCEEDED');
 
-    const handle = api.deps.temporal.workflow.getHandle(refundId);
+    const handle = t.api.deps.temporal.workflow.getHandle(refundId);
     const description = await eventually(() => handle.describe(), (d) => d.typedSearchAttributes.get(ObjectStatusKey) === 'SUCCEEDED');
     expect(description.type).toBe('RefundWorkflow');
     const attributes = description.typedSearchAttributes;
     expect(attributes.get(ObjectTypeKey)).toBe('refund');
-    expect(attributes.get(MerchantIdKey)).toBe(merchant.merchantId);
+    expect(attributes.get(MerchantIdKey)).toBe(t.merchant.merchantId);
     expect(attributes.get(AmountMinorKey)).toBe(600);
     expect(attributes.get(CurrencyKey)).toBe('USD');
 
@@ -356,7 +337,7 @@ describe('idempotency', () => {
     // A slow acquirer keeps the first request waiting for the refund's first report.
     await setSandboxFaults({ latency_ms: 1500 });
     const first = refund(body, { idempotencyKey: key });
-    await eventually(() => api.deps.dataSource.query("SELECT 1 FROM idempotency_records WHERE idempotency_key = ? AND operation = 'refunds.create'", [key]), (rows: unknown[]) => rows.length === 1, 10_000, 50);
+    await eventually(() => t.api.deps.dataSource.query("SELECT 1 FROM idempotency_records WHERE idempotency_key = ? AND operation = 'refunds.create'", [key]), (rows: unknown[]) => rows.length === 1, 10_000, 50);
     expectError(await refund(body, { idempotencyKey: key }), 409, 'idempotency_key_in_use', 'Idempotency-Key');
     expect((await first).status).toBe(201);
     await clearSandboxFaults();
@@ -387,7 +368,7 @@ describe('idempotency', () => {
 
   it('a key is scoped to the operation: the key of a Payment create is free for a refund', async () => {
     const key = randomUUID();
-    const created = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody({ amount: 900 }), idempotencyKey: key });
+    const created = await call(t.api, 'POST', '/v1/payments', { key: t.merchant.testKey, body: directPaymentBody({ amount: 900 }), idempotencyKey: key });
     expect(created.status).toBe(201);
     await eventually(() => getPayment(created.json.id), (p) => p.status === 'SUCCEEDED');
     const res = await refund({ payment_id: created.json.id, amount: 900, reason: 'same key' }, { idempotencyKey: key });

@@ -3,21 +3,13 @@
 // create answer, replays, reads and webhooks disagreed. Every text field of every body (keys
 // included) now refuses it with `400 parameter_invalid` and the field's dotted path; bytes that are
 // not UTF-8 are `400 request_body_invalid`; the hosted page refuses a form that is not UTF-8.
-import type { RunningApi } from '../../src/api/server';
-import { call, createMerchant, directPaymentBody, startTestApi, type TestMerchant } from '../helpers/api';
+import { call, createMerchant, directPaymentBody, type TestMerchant, useTestApi } from '../helpers/api';
 import { expectError, FUTURE_YEAR } from '../helpers/payments';
 
-let api: RunningApi;
-/** Receives only requests that must be refused: it must own nothing afterwards. */
-let refused: TestMerchant;
+/** t.merchant receives only requests that must be refused: it must own nothing afterwards. */
+const t = useTestApi({ config: { paymentActionTtlSeconds: 120 }, merchant: { name: 'Refused Shop' }, timeoutMs: 60_000 });
 let accepted: TestMerchant;
-
-beforeAll(async () => {
-  api = await startTestApi({ paymentActionTtlSeconds: 120 });
-  refused = await createMerchant(api, { name: 'Refused Shop' });
-  accepted = await createMerchant(api, { name: 'Accepted Shop' });
-}, 60_000);
-afterAll(async () => { await api.close(); });
+beforeAll(async () => { accepted = await createMerchant(t.api, { name: 'Accepted Shop' }); });
 
 const LONE = 'a\ud800b';
 const B = { 'Service-Version': '2024-06-01' };
@@ -64,22 +56,22 @@ describe('an unpaired surrogate in any text field -> 400 parameter_invalid, para
     ['Payout recipient last_name', '/v1/payouts', {}, payout({}, { last_name: `${'x'.repeat(200)}\ud800` }), 'recipient.last_name'],
     ['Payout destination card_number', '/v1/payouts', {}, payout({ destination: { card_number: `4242${LONE}` } }), 'destination.card_number'],
   ])('%s', async (_label, path, headers, body, param) => {
-    const res = await call(api, 'POST', path, { key: refused.testKey, headers, body });
+    const res = await call(t.api, 'POST', path, { key: t.merchant.testKey, headers, body });
     expectError(res, 400, 'parameter_invalid', param);
     expect(res.json.error.message).toContain('unpaired UTF-16 surrogate');
     if (headers === B) expect(res.json.error.type).toBe('invalid_request_error');
   });
 
   it('a structural problem elsewhere in the body still wins (request_body_invalid)', async () => {
-    const res = await call(api, 'POST', '/v1/payments', { key: refused.testKey, body: directPaymentBody({ description: LONE, amount: '4999' }) });
+    const res = await call(t.api, 'POST', '/v1/payments', { key: t.merchant.testKey, body: directPaymentBody({ description: LONE, amount: '4999' }) });
     expectError(res, 400, 'request_body_invalid', 'amount');
   });
 
   it('bytes that are not UTF-8 (an encoded surrogate) -> 400 request_body_invalid', async () => {
     const [before, after] = JSON.stringify(directPaymentBody({ description: 'a@b' })).split('@');
     const body = Buffer.concat([Buffer.from(before!), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(after!)]);
-    const response = await fetch(`${api.url}/v1/payments`, {
-      method: 'POST', body, headers: { Authorization: `Bearer ${refused.testKey}`, 'Idempotency-Key': `bytes-${Date.now()}`, 'Content-Type': 'application/json' },
+    const response = await fetch(`${t.api.url}/v1/payments`, {
+      method: 'POST', body, headers: { Authorization: `Bearer ${t.merchant.testKey}`, 'Idempotency-Key': `bytes-${Date.now()}`, 'Content-Type': 'application/json' },
     });
     const json = await response.json() as any;
     expect({ status: response.status, code: json.error.code }).toEqual({ status: 400, code: 'request_body_invalid' });
@@ -87,10 +79,10 @@ describe('an unpaired surrogate in any text field -> 400 parameter_invalid, para
   });
 
   it('the refused requests created nothing and claimed no idempotency key', async () => {
-    const [counts] = await api.deps.dataSource.query(
+    const [counts] = await t.api.deps.dataSource.query(
       `SELECT (SELECT COUNT(*) FROM payments WHERE merchant_id = ?) AS payments, (SELECT COUNT(*) FROM payouts WHERE merchant_id = ?) AS payouts,
               (SELECT COUNT(*) FROM idempotency_records r JOIN api_keys k ON k.id = r.api_key_id WHERE k.merchant_id = ?) AS claims`,
-      [refused.merchantId, refused.merchantId, refused.merchantId],
+      [t.merchant.merchantId, t.merchant.merchantId, t.merchant.merchantId],
     );
     expect({ payments: Number(counts.payments), payouts: Number(counts.payouts), claims: Number(counts.claims) }).toEqual({ payments: 0, payouts: 0, claims: 0 });
   });
@@ -102,29 +94,29 @@ describe('well-formed text outside the BMP is kept exactly', () => {
   it('Shape A: the create answer, a replay and a read agree', async () => {
     const idempotencyKey = `emoji-${Date.now()}`;
     const body = directPaymentBody({ description: TEXT, billing_details: { first_name: '😀' } }, { holder_name: `Ada ${TEXT}` });
-    const created = await call(api, 'POST', '/v1/payments', { key: accepted.testKey, body, idempotencyKey });
+    const created = await call(t.api, 'POST', '/v1/payments', { key: accepted.testKey, body, idempotencyKey });
     expect(created.status).toBe(201);
     expect(created.json.description).toBe(TEXT);
-    const replay = await call(api, 'POST', '/v1/payments', { key: accepted.testKey, body, idempotencyKey });
+    const replay = await call(t.api, 'POST', '/v1/payments', { key: accepted.testKey, body, idempotencyKey });
     expect(replay.text).toBe(created.text);
-    const read = await call(api, 'GET', `/v1/payments/${created.json.id}`, { key: accepted.testKey });
+    const read = await call(t.api, 'GET', `/v1/payments/${created.json.id}`, { key: accepted.testKey });
     expect({ description: read.json.description, first_name: read.json.billing_details.first_name, holder: read.json.card.cardholder_name })
       .toEqual({ description: TEXT, first_name: '😀', holder: `Ada ${TEXT}` });
   });
 
   it('Shape B: metadata keys and values', async () => {
-    const created = await call(api, 'POST', '/v1/payments/hpp', { key: accepted.testKey, headers: B, body: hostedB({ metadata: { '🔑': TEXT } }) });
+    const created = await call(t.api, 'POST', '/v1/payments/hpp', { key: accepted.testKey, headers: B, body: hostedB({ metadata: { '🔑': TEXT } }) });
     expect(created.status).toBe(201);
-    const read = await call(api, 'GET', `/v1/payments/${created.json.id}`, { key: accepted.testKey, headers: B });
+    const read = await call(t.api, 'GET', `/v1/payments/${created.json.id}`, { key: accepted.testKey, headers: B });
     expect(read.json.metadata).toEqual({ '🔑': TEXT });
   });
 });
 
 describe('the hosted page form', () => {
   async function openCheckout(): Promise<{ id: string; page: string }> {
-    const created = await call(api, 'POST', '/v1/payments/hpp', { key: accepted.testKey, body: hostedA() });
+    const created = await call(t.api, 'POST', '/v1/payments/hpp', { key: accepted.testKey, body: hostedA() });
     expect(created.status).toBe(201);
-    return { id: created.json.id, page: `${api.url}${new URL(created.json.next_action.redirect_url).pathname}` };
+    return { id: created.json.id, page: `${t.api.url}${new URL(created.json.next_action.redirect_url).pathname}` };
   }
 
   const exp = `12/${String(FUTURE_YEAR).slice(-2)}`;
@@ -137,7 +129,7 @@ describe('the hosted page form', () => {
     const response = await fetch(page, { method: 'POST', body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('The form could not be read.');
-    const read = await call(api, 'GET', `/v1/payments/${id}`, { key: accepted.testKey });
+    const read = await call(t.api, 'GET', `/v1/payments/${id}`, { key: accepted.testKey });
     expect({ status: read.json.status, card: read.json.card }).toEqual({ status: 'REQUIRES_ACTION', card: null });
   });
 
@@ -148,7 +140,7 @@ describe('the hosted page form', () => {
     const form = new URLSearchParams({ card_number: '4242424242424242', exp, cvc: '123', cardholder_name: name }).toString();
     const response = await fetch(page, { method: 'POST', body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
     expect(response.status).toBe(303);
-    const read = await call(api, 'GET', `/v1/payments/${id}`, { key: accepted.testKey });
+    const read = await call(t.api, 'GET', `/v1/payments/${id}`, { key: accepted.testKey });
     expect(read.json.card.cardholder_name).toBe(name);
   });
 });

@@ -4,17 +4,10 @@
 import http from 'node:http';
 import net from 'node:net';
 import Koa from 'koa';
-import type { RunningApi } from '../../src/api/server';
-import { closeAfterUnreadBody, UNREAD_BODY_LIMITS } from '../../src/api/middleware/unread-body';
-import { createMerchant, startTestApi, type TestMerchant } from '../helpers/api';
+import { closeAfterUnreadBody, UNREAD_BODY_LIMITS } from '../../src/web/unread-body';
+import { useTestApi } from '../helpers/api';
 
-let api: RunningApi;
-let merchant: TestMerchant;
-beforeAll(async () => {
-  api = await startTestApi();
-  merchant = await createMerchant(api);
-}, 60_000);
-afterAll(async () => { await api.close(); });
+const t = useTestApi({ timeoutMs: 60_000 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,7 +16,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * client keeps sending after the server's FIN (half-open), as a client still uploading does. A
  * `writeFirst` client reads nothing until it has written everything, as many synchronous clients do.
  */
-function openPost(headers: Record<string, string>, declaredLength: number, firstPart: string, baseUrl = api.url, writeFirst = false) {
+function openPost(headers: Record<string, string>, declaredLength: number, firstPart: string, baseUrl = t.api.url, writeFirst = false) {
   const url = new URL(baseUrl);
   const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
   let received = '';
@@ -42,7 +35,7 @@ function openPost(headers: Record<string, string>, declaredLength: number, first
 describe('the API', () => {
   it.each([
     ['refused before the body is read (no API key)', () => ({}), /^HTTP\/1\.1 401 /],
-    ['a declared length over the body limit', () => ({ Authorization: `Bearer ${merchant.testKey}`, 'Idempotency-Key': `unread-${Date.now()}` }), /^HTTP\/1\.1 400 /],
+    ['a declared length over the body limit', () => ({ Authorization: `Bearer ${t.merchant.testKey}`, 'Idempotency-Key': `unread-${Date.now()}` }), /^HTTP\/1\.1 400 /],
   ])('%s: answered at once, closed once the rest of the body has arrived', async (_label, headers, status) => {
     const length = 200_000;
     const first = '{"description":"' + 'x'.repeat(1000);
@@ -59,7 +52,7 @@ describe('the API', () => {
   it('a client that reads only after writing its whole body still gets the answer', async () => {
     const length = 2_000_000;
     const first = '{"description":"';
-    const post = openPost({}, length, first, api.url, true);
+    const post = openPost({}, length, first, t.api.url, true);
     await sleep(200);
     await post.sendRest('x'.repeat(length - first.length));
     post.socket.resume();

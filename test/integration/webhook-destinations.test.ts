@@ -4,13 +4,12 @@
 // every address the name resolves to; redirects are never followed.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningApi } from '../../src/api/server';
 import { IdempotencyRecord, WebhookAttempt } from '../../src/db/entities';
 import { randomBase62 } from '../../src/domain/ids';
 import { destinationPolicy } from '../../src/webhooks/destination';
 import { guardedLookup, postJson, RefusedDestinationError } from '../../src/webhooks/http-post';
 import { startDelivery } from '../../src/temporal/start-delivery';
-import { adminOps, call, createMerchant, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { adminOps, call, createMerchant, eventually, useTestApi } from '../helpers/api';
 import { sandboxControl } from '../helpers/sandbox';
 import { TEST_ENV } from '../helpers/test-env';
 import { newTestEvent, recordTestEvent } from '../helpers/webhooks';
@@ -20,19 +19,13 @@ const SANDBOX_PORT = TEST_ENV.sandboxPort;
 /** A fault only a path nobody calls would meet: if it survives, nobody reset the sandbox. */
 const MARKER = { fail_next: 7, path_prefix: '/v1/never-called', method: 'GET' };
 
-let api: RunningApi;
-let merchant: TestMerchant;
+const t = useTestApi({ merchant: { name: 'Destination Shop' } });
 let receiver: WebhookReceiver;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  receiver = await startWebhookReceiver();
-  merchant = await createMerchant(api, { name: 'Destination Shop' });
-});
+beforeAll(async () => { receiver = await startWebhookReceiver(); });
 afterAll(async () => {
   await sandboxControl('/_sandbox/faults', { method: 'DELETE' });
   await receiver.close();
-  await api.close();
 });
 beforeEach(async () => {
   const set = await sandboxControl('/_sandbox/faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(MARKER) });
@@ -46,14 +39,14 @@ async function sandboxWasNotReset(): Promise<void> {
 
 /** A test-mode event whose delivery goes to `url` (as a Shape B callback's does), delivered by the suite's worker. */
 async function deliverTestEvent(url: string) {
-  const event = newTestEvent(merchant.merchantId, { payload: '{}', endpoint: url });
+  const event = newTestEvent(t.merchant.merchantId, { payload: '{}', endpoint: url });
   const eventId = event.id;
-  const [delivery] = await recordTestEvent(api, event);
-  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
-  const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
+  const [delivery] = await recordTestEvent(t.api, event);
+  await startDelivery({ temporal: t.api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
+  const attempts = await eventually(() => t.api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
   // A refused delivery is not retried (retries start after 1 s here).
   await new Promise((resolve) => setTimeout(resolve, 2500));
-  return { first: attempts[0]!, count: await api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId }) };
+  return { first: attempts[0]!, count: await t.api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId }) };
 }
 
 describe('at delivery, in test mode', () => {
@@ -85,7 +78,7 @@ describe('at delivery, in test mode', () => {
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`;
-      const result = await postJson(url, '{}', {}, { timeoutMs: 2000, livemode: false, policy: destinationPolicy(api.deps.config) });
+      const result = await postJson(url, '{}', {}, { timeoutMs: 2000, livemode: false, policy: destinationPolicy(t.api.deps.config) });
       expect(result).toMatchObject({ statusCode: 307, error: null });
       await sandboxWasNotReset();
     } finally {
@@ -94,7 +87,7 @@ describe('at delivery, in test mode', () => {
   });
 
   it('every address a name resolves to is checked with the port of the URL', async () => {
-    const policy = destinationPolicy(api.deps.config);
+    const policy = destinationPolicy(t.api.deps.config);
     const lookup = (port: number) => new Promise<{ error: Error | null; addresses: unknown }>((resolve) => {
       guardedLookup(port, { timeoutMs: 1000, livemode: false, policy })('localhost', { all: true }, (error, addresses) => resolve({ error, addresses }));
     });
@@ -109,24 +102,24 @@ describe('at delivery, in test mode', () => {
 
 describe('when a URL is accepted', () => {
   it('the admin command refuses a webhook URL on a port of the service, and keeps a local receiver', async () => {
-    await expect(adminOps(api).createMerchant({ name: 'Reset Shop', webhookUrl: `http://127.0.0.1:${SANDBOX_PORT}/_sandbox/reset` }))
+    await expect(adminOps(t.api).createMerchant({ name: 'Reset Shop', webhookUrl: `http://127.0.0.1:${SANDBOX_PORT}/_sandbox/reset` }))
       .rejects.toThrow(`--webhook-url "http://127.0.0.1:${SANDBOX_PORT}/_sandbox/reset" is refused: destination is port ${SANDBOX_PORT} of this host`);
-    await expect(adminOps(api).updateMerchant(merchant.merchantId, { webhookUrl: `http://localhost:${SANDBOX_PORT}/_sandbox/faults` })).rejects.toThrow(/is refused/);
-    await expect(adminOps(api).updateMerchant(merchant.merchantId, { webhookUrl: 'http://169.254.169.254/latest/meta-data/' })).rejects.toThrow(/not a public address/);
-    expect((await adminOps(api).updateMerchant(merchant.merchantId, { webhookUrl: receiver.url })).webhook_url).toBe(receiver.url);
-    expect((await adminOps(api).updateMerchant(merchant.merchantId, { webhookUrl: '' })).webhook_url).toBeNull();
+    await expect(adminOps(t.api).updateMerchant(t.merchant.merchantId, { webhookUrl: `http://localhost:${SANDBOX_PORT}/_sandbox/faults` })).rejects.toThrow(/is refused/);
+    await expect(adminOps(t.api).updateMerchant(t.merchant.merchantId, { webhookUrl: 'http://169.254.169.254/latest/meta-data/' })).rejects.toThrow(/not a public address/);
+    expect((await adminOps(t.api).updateMerchant(t.merchant.merchantId, { webhookUrl: receiver.url })).webhook_url).toBe(receiver.url);
+    expect((await adminOps(t.api).updateMerchant(t.merchant.merchantId, { webhookUrl: '' })).webhook_url).toBeNull();
   });
 
   it('a Shape B callback_url on a port of the service is 400 parameter_invalid, and the key stays unclaimed', async () => {
     const key = `dest-${randomBase62(12)}`;
     const body = (callbackUrl: string) => ({ amount: 1500, currency: 'eur', redirect_url: 'https://shop.example/back', callback_url: callbackUrl });
     for (const url of [`http://127.0.0.1:${SANDBOX_PORT}/_sandbox/reset`, `http://localhost:${SANDBOX_PORT}/_sandbox/records`, `https://[::1]:${TEST_ENV.temporalPort}/`]) {
-      const refused = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' }, idempotencyKey: key, body: body(url) });
+      const refused = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, headers: { 'Service-Version': '2024-06-01' }, idempotencyKey: key, body: body(url) });
       expect({ status: refused.status, code: refused.json?.error?.code, param: refused.json?.error?.param }).toEqual({ status: 400, code: 'parameter_invalid', param: 'callback_url' });
       expect(refused.json.error.message).toMatch(/^`callback_url` is refused: destination is port \d+ of this host/);
     }
-    expect(await api.deps.dataSource.getRepository(IdempotencyRecord).countBy({ idempotency_key: key })).toBe(0);
-    const accepted = await call(api, 'POST', '/v1/payments/hpp', { key: merchant.testKey, headers: { 'Service-Version': '2024-06-01' }, idempotencyKey: key, body: body(receiver.url) });
+    expect(await t.api.deps.dataSource.getRepository(IdempotencyRecord).countBy({ idempotency_key: key })).toBe(0);
+    const accepted = await call(t.api, 'POST', '/v1/payments/hpp', { key: t.merchant.testKey, headers: { 'Service-Version': '2024-06-01' }, idempotencyKey: key, body: body(receiver.url) });
     expect(accepted.status).toBe(201);
     await sandboxWasNotReset();
   });

@@ -4,8 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities/deps';
 import { publishEvents } from '../../activities/webhooks';
 import { Webhook } from 'standardwebhooks';
-import type { RunningApi } from '../../src/api/server';
-import { Event, WebhookAttempt, WebhookDelivery } from '../../src/db/entities';
+import { Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/db/entities';
 import type { PendingEvent } from '../../src/domain/events';
 import { randomBase62 } from '../../src/domain/ids';
 import type { RefundView } from '../../src/domain/payment';
@@ -16,45 +15,52 @@ import type { DeliveryTarget } from '../../src/webhooks/deliveries';
 import { WebhookRelay } from '../../src/webhooks/relay';
 import { WebhookSecrets } from '../../src/webhooks/secrets';
 import { startDelivery } from '../../src/temporal/start-delivery';
-import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant } from '../helpers/api';
+import { adminOps, call, createMerchant, directPaymentBody, eventually, startTestApi, type TestMerchant, useTestApi } from '../helpers/api';
+import { pay as createPayment } from '../helpers/payments';
 import { spawnTs, waitForLog } from '../helpers/processes';
 import { TEST_ENV, workerEnv } from '../helpers/test-env';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { deliveriesOf, newTestEvent, recordTestEvent } from '../helpers/webhooks';
 
-let api: RunningApi;
+const t = useTestApi();
 let receiver: WebhookReceiver;
 let merchant: TestMerchant;
 
-beforeAll(async () => {
-  api = await startTestApi();
-  receiver = await startWebhookReceiver();
-  merchant = await createMerchant(api, { webhookUrl: receiver.url });
+beforeAll(async () => { receiver = await startWebhookReceiver(); });
+afterAll(async () => { await receiver.close(); });
+// A fresh account (and endpoint) per test: an endpoint's circuit, left open by a test that made it
+// fail, would hold the next test's deliveries behind its probe.
+beforeEach(async () => {
+  receiver.respondWith(200);
+  merchant = await createMerchant(t.api, { webhookUrl: receiver.url });
 });
-afterAll(async () => {
-  await receiver.close();
-  await api.close();
-});
-beforeEach(() => receiver.respondWith(200));
 
-async function pay(card: string, extra: Record<string, unknown> = {}) {
-  const res = await call(api, 'POST', '/v1/payments', { key: merchant.testKey, body: directPaymentBody(extra, { number: card }) });
-  expect(res.status).toBe(201);
-  return res.json;
-}
+const pay = (card: string, extra: Record<string, unknown> = {}) => createPayment(t.api, merchant.testKey, { body: extra, card: { number: card } });
 
 function eventsFor(objectId: string) {
   return receiver.received.filter((w) => w.json.data?.object?.id === objectId);
 }
 
 async function relayLease(eventId: string): Promise<number | null | undefined> {
-  return (await api.deps.dataSource.getRepository(Event).findOneBy({ id: eventId }))?.relay_lease_until_ms;
+  return (await t.api.deps.dataSource.getRepository(Event).findOneBy({ id: eventId }))?.relay_lease_until_ms;
 }
 
 /** The one delivery of an event to the suite merchant's endpoint, once planned. */
 async function deliveryOf(eventId: string) {
-  const [delivery] = await eventually(() => deliveriesOf(api, eventId), (rows) => rows.length >= 1);
+  const [delivery] = await eventually(() => deliveriesOf(t.api, eventId), (rows) => rows.length >= 1);
   return delivery!;
+}
+
+/** A delivery to an endpoint that needed more than the relay's attempt went to its endpoint's circuit workflow, not one of its own. */
+async function expectCircuitWorkflow(delivery: { id: string; endpoint_id: string | null }) {
+  // Retried briefly: under load one describe right after the attempt answered not found (cause not
+  // established; docs/reliability.md, Known gaps).
+  const type = await eventually(
+    () => t.api.deps.temporal.workflow.getHandle(delivery.endpoint_id!).describe().then((d) => d.type, (error: unknown) => String(error)),
+    (found) => found === 'WebhookEndpointWorkflow', 10_000, 250,
+  );
+  expect(type).toBe('WebhookEndpointWorkflow');
+  await expect(t.api.deps.temporal.workflow.getHandle(delivery.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 }
 
 function verify(w: { headers: Record<string, string>; body: string }, secret: string) {
@@ -98,8 +104,8 @@ it('a 3DS payment that is left alone sends payment.requires_action then payment.
 
 it('refunds send refund.processing and refund.succeeded; a failing refund sends refund.failed', async () => {
   const payment = await pay('4000000000005126');
-  await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
-  const refund = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: payment.id, amount: 1000, reason: 'customer request' } });
+  await eventually(() => call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  const refund = await call(t.api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: payment.id, amount: 1000, reason: 'customer request' } });
   expect(refund.status).toBe(201);
   const got = await eventually(async () => eventsFor(refund.json.id), (list) => list.some((w) => w.json.type === 'refund.failed'));
   expect(got.map((w) => w.json.type).sort()).toEqual(['refund.failed', 'refund.processing']);
@@ -107,8 +113,8 @@ it('refunds send refund.processing and refund.succeeded; a failing refund sends 
   expect(failed.json.data.object).toMatchObject({ id: refund.json.id, payment_id: payment.id, status: 'FAILED', failure: { code: 'processor_error' } });
 
   const ok = await pay('4242424242424242');
-  await eventually(() => call(api, 'GET', `/v1/payments/${ok.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
-  const good = await call(api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: ok.id, amount: 4999, reason: 'return' } });
+  await eventually(() => call(t.api, 'GET', `/v1/payments/${ok.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  const good = await call(t.api, 'POST', '/v1/refunds', { key: merchant.testKey, body: { payment_id: ok.id, amount: 4999, reason: 'return' } });
   const gotGood = await eventually(async () => eventsFor(good.json.id), (list) => list.some((w) => w.json.type === 'refund.succeeded'));
   expect(gotGood.map((w) => w.json.type).sort()).toEqual(['refund.processing', 'refund.succeeded']);
   for (const w of gotGood) expect(verify(w, merchant.webhookSecret)).toBeTruthy();
@@ -116,9 +122,9 @@ it('refunds send refund.processing and refund.succeeded; a failing refund sends 
 
 it('payouts send payout.pending, then payout.succeeded or payout.failed, with both recipient names', async () => {
   const body = (card: string) => ({ amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: ' Ana ', last_name: "O'Díaz", country: 'ES' }, destination: { card_number: card } });
-  const ok = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000004290000003') });
-  const bad = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000007100000006') });
-  const direct = await call(api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4242424242424242') });
+  const ok = await call(t.api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000004290000003') });
+  const bad = await call(t.api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4000007100000006') });
+  const direct = await call(t.api, 'POST', '/v1/payouts', { key: merchant.testKey, body: body('4242424242424242') });
   expect([ok.json.status, bad.json.status]).toEqual(['PENDING', 'PENDING']);
   const gotOk = await eventually(async () => eventsFor(ok.json.id), (l) => l.some((w) => w.json.type === 'payout.succeeded'), 60_000);
   expect(gotOk.map((w) => w.json.type)).toContain('payout.pending');
@@ -140,17 +146,17 @@ it('an endpoint answering 500 then 200 gets the same webhook-id twice, and each 
   expect(got[0]!.headers['webhook-id']).toBe(got[1]!.headers['webhook-id']);
   expect(got[0]!.body).toBe(got[1]!.body);
   const attempts = await eventually(
-    () => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
+    () => t.api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
     (rows) => rows.length >= 2,
   );
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
   expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
   for (const a of attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(0);
-  // The relay made the first attempt; the failure handed the delivery to its workflow, which went
-  // on from attempt 2.
+  // The relay made the first attempt; the failure opened the endpoint's circuit, whose workflow
+  // went on from attempt 2.
   const delivery = await deliveryOf(got[0]!.json.id);
   expect(attempts.map((a) => a.delivery_id)).toEqual([delivery.id, delivery.id]);
-  expect((await api.deps.temporal.workflow.getHandle(delivery.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+  await expectCircuitWorkflow(delivery);
   expect(await eventually(() => deliveryOf(got[0]!.json.id), (d) => d.status === 'succeeded')).toMatchObject({ attempts: 2, next_attempt_at: null });
   expect(await relayLease(got[0]!.json.id)).toBeNull();
 });
@@ -160,11 +166,11 @@ it('a first attempt that succeeds is made by the relay, without a delivery workf
   const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
   for (const w of got) {
     const delivery = await deliveryOf(w.json.id);
-    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: w.json.id }), (rows) => rows.length >= 1);
+    const attempts = await eventually(() => t.api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: w.json.id }), (rows) => rows.length >= 1);
     expect(attempts).toMatchObject([{ delivery_id: delivery.id, attempt: 1, status_code: 200 }]);
     await eventually(() => relayLease(w.json.id), (lease) => lease === null);
     expect(await deliveryOf(w.json.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    await expect(api.deps.temporal.workflow.getHandle(delivery.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(t.api.deps.temporal.workflow.getHandle(delivery.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   }
 });
 
@@ -175,28 +181,27 @@ it.each([
   // What a worker leaves when it dies right after recording the event: a lease, and no attempt.
   const event = newTestEvent(merchant.merchantId);
   const lease = Date.now() + 1500;
-  await recordTestEvent(api, event, { leaseUntilMs: lease, plan });
+  await recordTestEvent(t.api, event, { leaseUntilMs: lease, plan });
   const [webhook] = await eventually(async () => receiver.received.filter((w) => w.headers['webhook-id'] === event.id), (list) => list.length >= 1, 20_000);
   expect(webhook!.at).toBeGreaterThanOrEqual(lease);
   expect(verify(webhook!, merchant.webhookSecret)).toEqual(JSON.parse(event.payload));
-  const delivery = await deliveryOf(event.id);
-  expect((await api.deps.temporal.workflow.getHandle(delivery.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+  await expectCircuitWorkflow(await deliveryOf(event.id));
   await eventually(() => relayLease(event.id), (value) => value === null);
 });
 
 describe('the relay of a worker that stops or falls behind', () => {
   function relay(concurrency: number) {
     return new WebhookRelay({
-      dataSource: api.deps.dataSource, temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: api.deps.logger,
-      webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), metrics: new WorkerMetrics(),
-      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(api.deps.config) },
+      dataSource: t.api.deps.dataSource, temporal: t.api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: t.api.deps.logger,
+      webhookSecrets: new WebhookSecrets(t.api.deps.dataSource, t.api.deps.secretBox), metrics: new WorkerMetrics(),
+      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(t.api.deps.config) },
     }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency });
   }
 
   /** Records an event as `publishEvents` does and returns what it hands to the relay. */
   async function recordEvent(leaseUntilMs: number): Promise<{ id: string; targets: DeliveryTarget[] }> {
     const event = newTestEvent(merchant.merchantId);
-    return { id: event.id, targets: await recordTestEvent(api, event, { leaseUntilMs }) };
+    return { id: event.id, targets: await recordTestEvent(t.api, event, { leaseUntilMs }) };
   }
 
   it('sends the delivery it was handed without reading it back', async () => {
@@ -213,19 +218,19 @@ describe('the relay of a worker that stops or falls behind', () => {
     await r.stop();
   });
 
-  it('hands an event whose lease is too close to its end to a workflow instead of attempting it', async () => {
+  it('hands an event whose lease is too close to its end to the circuit workflow of its endpoint instead of attempting it', async () => {
     const r = relay(4);
     const event = await recordEvent(Date.now() + 1000);
     r.enqueue(event.id, event.targets, Date.now() + 1000);
     const eventId = event.id;
     await r.stop();
-    expect((await api.deps.temporal.workflow.getHandle(event.targets[0]!.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+    await expectCircuitWorkflow(await deliveryOf(eventId));
     expect(await relayLease(eventId)).toBeNull();
-    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
+    const attempts = await eventually(() => t.api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
     expect(attempts).toMatchObject([{ attempt: 1, status_code: 200 }]);
   });
 
-  it('on stop, finishes the attempt in flight and hands queued events to workflows', async () => {
+  it('on stop, finishes the attempt in flight and hands queued events to the circuit workflow of their endpoint', async () => {
     receiver.respondWith('hang', 200, 200);
     const r = relay(1);
     const lease = r.leaseUntil();
@@ -239,10 +244,10 @@ describe('the relay of a worker that stops or falls behind', () => {
     // The first timed out in the relay and went to a workflow as attempt 2; the second was never
     // tried by the relay.
     for (const event of [firstEvent, secondEvent]) {
-      expect((await api.deps.temporal.workflow.getHandle(event.targets[0]!.id).describe()).type).toBe('WebhookDeliveryWorkflow');
+      await expectCircuitWorkflow(await deliveryOf(event.id));
       expect(await relayLease(event.id)).toBeNull();
     }
-    const attemptsOf = (id: string) => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
+    const attemptsOf = (id: string) => t.api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: id }, order: { seq: 'ASC' } });
     expect(await eventually(() => attemptsOf(first), (rows) => rows.some((a) => a.status_code === 200), 20_000)).toMatchObject([{ attempt: 1, error: 'timeout' }, { attempt: 2, status_code: 200 }]);
     expect(await eventually(() => attemptsOf(second), (rows) => rows.length >= 1)).toMatchObject([{ attempt: 1, status_code: 200 }]);
   });
@@ -260,15 +265,15 @@ describe('the outbox write of one change', () => {
 
   it('records its events in one statement and their deliveries in one more, once, and sends each', async () => {
     const relay = new WebhookRelay({
-      dataSource: api.deps.dataSource, temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: api.deps.logger,
-      webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox), metrics: new WorkerMetrics(),
-      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(api.deps.config) },
+      dataSource: t.api.deps.dataSource, temporal: t.api.deps.temporal, taskQueue: TEST_ENV.taskQueue, logger: t.api.deps.logger,
+      webhookSecrets: new WebhookSecrets(t.api.deps.dataSource, t.api.deps.secretBox), metrics: new WorkerMetrics(),
+      webhooks: { attemptTimeoutMs: 2000, initialRetrySeconds: 1, destinations: destinationPolicy(t.api.deps.config) },
     }, { leaseMs: 30_000, sweepIntervalMs: 60_000, concurrency: 4 });
-    const deps = { dataSource: api.deps.dataSource, relay, metrics: new WorkerMetrics(), webhookSecrets: new WebhookSecrets(api.deps.dataSource, api.deps.secretBox) } as unknown as ActivityDeps;
+    const deps = { dataSource: t.api.deps.dataSource, relay, metrics: new WorkerMetrics(), webhookSecrets: new WebhookSecrets(t.api.deps.dataSource, t.api.deps.secretBox) } as unknown as ActivityDeps;
     const refundId = `ref_${randomBase62(24)}`;
     const events = [eventOf(refund(refundId, 'PROCESSING')), eventOf(refund(refundId, 'SUCCEEDED'))];
 
-    const runner = api.deps.dataSource.createQueryRunner();
+    const runner = t.api.deps.dataSource.createQueryRunner();
     const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> }, 'query');
     await runner.release();
     try {
@@ -284,9 +289,14 @@ describe('the outbox write of one change', () => {
     await publishEvents(deps, events);
     for (const event of events) {
       await eventually(() => relayLease(event.id), (lease) => lease === null);
-      expect(await deliveriesOf(api, event.id)).toHaveLength(1);
-      expect(receiver.received.filter((w) => w.json.id === event.id)).toHaveLength(1);
+      expect(await deliveriesOf(t.api, event.id)).toHaveLength(1);
+      // A delivery the relay handed to its endpoint's workflow (its slots for the URL were busy) is
+      // settled at the hand-over and sent just after.
+      await eventually(async () => receiver.received.filter((w) => w.json.id === event.id), (got) => got.length >= 1);
     }
+    // Once each: nothing more arrives.
+    await new Promise((r) => setTimeout(r, 500));
+    for (const event of events) expect(receiver.received.filter((w) => w.json.id === event.id)).toHaveLength(1);
     expect(receiver.received.filter((w) => w.json.data?.object?.id === refundId).map((w) => w.json.type).sort()).toEqual(['refund.processing', 'refund.succeeded']);
     await relay.stop();
   });
@@ -298,7 +308,7 @@ it('an endpoint that hangs is timed out and retried', async () => {
   const got = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2, 30_000);
   expect(got[0]!.headers['webhook-id']).toBe(got[1]!.headers['webhook-id']);
   const attempts = await eventually(
-    () => api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
+    () => t.api.deps.dataSource.getRepository(WebhookAttempt).find({ where: { event_id: got[0]!.json.id }, order: { seq: 'ASC' } }),
     (rows) => rows.some((r) => r.status_code === 200),
   );
   expect(attempts[0]).toMatchObject({ status_code: null, error: 'timeout' });
@@ -307,7 +317,7 @@ it('an endpoint that hangs is timed out and retried', async () => {
 it('delivery never blocks the payment: with the endpoint failing, the payment still succeeds', async () => {
   receiver.respondWith(503);
   const payment = await pay('4242424242424242');
-  const done = await eventually(() => call(api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
+  const done = await eventually(() => call(t.api, 'GET', `/v1/payments/${payment.id}`, { key: merchant.testKey }), (r) => r.json.status === 'SUCCEEDED');
   expect(done.json.status).toBe('SUCCEEDED');
   receiver.respondWith(200);
   await eventually(async () => eventsFor(payment.id), (list) => list.some((w) => w.json.type === 'payment.succeeded' && list.length >= 3), 30_000);
@@ -316,18 +326,18 @@ it('delivery never blocks the payment: with the endpoint failing, the payment st
 it('events are recorded in the database and can be listed and resent by an operator', async () => {
   const payment = await pay('4000000000000101');
   const [first] = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 1);
-  const rows = await api.deps.dataSource.getRepository(Event).findBy({ object_id: payment.id });
+  const rows = await t.api.deps.dataSource.getRepository(Event).findBy({ object_id: payment.id });
   expect(rows.map((r) => r.type)).toEqual(['payment.failed']);
   expect(JSON.parse(rows[0]!.payload)).toEqual(first!.json);
 
-  const ops = adminOps(api);
+  const ops = adminOps(t.api);
   const listed = await ops.listEvents(merchant.merchantId, 50);
   expect(listed.events.find((e) => e.id === first!.json.id)).toMatchObject({ type: 'payment.failed', delivered: true, attempts: 1, last_status_code: 200 });
   const detail = await ops.eventAttempts(first!.json.id);
   expect(detail.attempts).toHaveLength(1);
 
   const [resend] = await ops.resendTargets(first!.json.id);
-  await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, resend!, 0, resend!.workflowId);
+  await startDelivery({ temporal: t.api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, resend!, 0, resend!.workflowId);
   const again = await eventually(async () => eventsFor(payment.id), (list) => list.length >= 2);
   expect(again[1]!.headers['webhook-id']).toBe(first!.json.id);
   // The resend is one more attempt of the same delivery.
@@ -335,17 +345,17 @@ it('events are recorded in the database and can be listed and resent by an opera
 });
 
 it('a rotated secret signs alongside the old one during the grace period', async () => {
-  const m = await createMerchant(api, { webhookUrl: receiver.url });
-  const rotated = await adminOps(api).rotateWebhookSecret(m.merchantId, 3600);
-  const res = await call(api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+  const m = await createMerchant(t.api, { webhookUrl: receiver.url });
+  const rotated = await adminOps(t.api).rotateWebhookSecret(m.merchantId, 3600);
+  const res = await call(t.api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
   const [w] = await eventually(async () => eventsFor(res.json.id), (list) => list.length >= 1);
   expect(w!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
   expect(verify(w!, m.webhookSecret)).toBeTruthy();
   expect(verify(w!, rotated.webhook_secret)).toBeTruthy();
 
   // After the grace period only the new secret signs.
-  const ended = await adminOps(api).rotateWebhookSecret(m.merchantId, 0);
-  const res2 = await call(api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
+  const ended = await adminOps(t.api).rotateWebhookSecret(m.merchantId, 0);
+  const res2 = await call(t.api, 'POST', '/v1/payments', { key: m.testKey, body: directPaymentBody({}, { number: '4000000000000002' }) });
   const [w2] = await eventually(async () => eventsFor(res2.json.id), (list) => list.length >= 1);
   expect(w2!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
   expect(verify(w2!, ended.webhook_secret)).toBeTruthy();
@@ -360,26 +370,28 @@ describe('live mode refuses private destinations (SSRF)', () => {
     ['loopback v6', 'http://[::1]:9/hook'],
     ['hostname resolving to loopback', 'http://localhost:9/hook'],
   ])('%s', async (_label, url) => {
-    const result = await postJson(url, '{}', {}, { timeoutMs: 2000, livemode: true, policy: destinationPolicy(api.deps.config) });
+    const result = await postJson(url, '{}', {}, { timeoutMs: 2000, livemode: true, policy: destinationPolicy(t.api.deps.config) });
     expect(result.statusCode).toBeNull();
     expect(result.error).toMatch(/^refused/);
   });
 
   it('the same addresses are allowed in test mode (the receiver is on loopback)', async () => {
-    const result = await postJson(receiver.url, '{}', {}, { timeoutMs: 2000, livemode: false, policy: destinationPolicy(api.deps.config) });
+    const result = await postJson(receiver.url, '{}', {}, { timeoutMs: 2000, livemode: false, policy: destinationPolicy(t.api.deps.config) });
     expect(result.statusCode).toBe(200);
   });
 
   it('a live event to a loopback endpoint is refused at delivery and not retried', async () => {
-    // The admin command's URL is the merchant's endpoint in live mode too: checked as test mode allows.
-    const m = await createMerchant(api, { webhookUrl: receiver.url });
+    // A live endpoint on a loopback URL, as the admin command made one before it kept such URLs to
+    // test mode: the test-mode endpoint it makes now, moved to live mode.
+    const m = await createMerchant(t.api, { webhookUrl: receiver.url });
+    await t.api.deps.dataSource.getRepository(WebhookEndpoint).update({ merchant_id: m.merchantId, livemode: false }, { livemode: true });
     const event = newTestEvent(m.merchantId, { livemode: true, payload: '{}' });
     const eventId = event.id;
-    const [delivery] = await recordTestEvent(api, event);
-    await startDelivery({ temporal: api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
-    const attempts = await eventually(() => api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
+    const [delivery] = await recordTestEvent(t.api, event);
+    await startDelivery({ temporal: t.api.deps.temporal, taskQueue: TEST_ENV.taskQueue, webhooks: { initialRetrySeconds: 1 } }, { deliveryId: delivery!.id, eventId });
+    const attempts = await eventually(() => t.api.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: eventId }), (rows) => rows.length >= 1);
     await new Promise((r) => setTimeout(r, 2500));
-    expect(await api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId })).toBe(1);
+    expect(await t.api.deps.dataSource.getRepository(WebhookAttempt).countBy({ event_id: eventId })).toBe(1);
     expect(attempts[0]!.error).toMatch(/^refused/);
     expect(receiver.received.filter((w) => w.headers['webhook-id'] === eventId)).toEqual([]);
     expect(await deliveryOf(eventId)).toMatchObject({ status: 'failed', next_attempt_at: null });
@@ -408,7 +420,8 @@ it('deliveries survive a worker restart', async () => {
           return event ? own.deps.dataSource.getRepository(WebhookAttempt).findBy({ event_id: event.id }) : [];
         },
         (rows) => rows.some((r) => r.status_code === 200),
-        60_000,
+        // A drain that died with its worker is retried once its heartbeat times out (30 s).
+        120_000,
       );
       expect(attempts.filter((a) => a.status_code === 200)).toHaveLength(1);
       expect(attempts[0]!.status_code).toBe(503);
@@ -419,4 +432,4 @@ it('deliveries survive a worker restart', async () => {
     await worker1.stop('SIGKILL');
     await own.close();
   }
-});
+}, 300_000);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { CodecServerSettings } from '../../src/config';
+import { httpLimits, type CodecServerSettings } from '../../src/config';
 import { EncryptionCodec, keyIdOf } from '../../src/temporal/codec';
 import { startCodecServer, type RunningCodecServer } from '../../src/temporal/codec-server';
 
@@ -16,7 +16,7 @@ const PayloadJson = temporal.api.common.v1.Payload;
 const asJson = (value: unknown) => PayloadJson.toObject(PayloadJson.fromObject(defaultPayloadConverter.toPayload(value)!), { bytes: String });
 
 async function serve(settings: Partial<CodecServerSettings> = {}): Promise<RunningCodecServer> {
-  return startCodecServer({ settings: { host: '127.0.0.1', port: 0, corsOrigins: [UI, 'http://localhost:8233'], authToken: null, ...settings }, namespace: 'default', codec, logger });
+  return startCodecServer({ settings: { host: '127.0.0.1', port: 0, corsOrigins: [UI, 'http://localhost:8233'], authToken: null, http: httpLimits(), ...settings }, namespace: 'default', codec, logger });
 }
 
 function post(server: RunningCodecServer, path: string, body: unknown, headers: Record<string, string> = {}) {

@@ -41,6 +41,6 @@ describe('EVENT_RETENTION_DAYS', () => {
     process.env.EVENT_RETENTION_DAYS = '90';
     expect(loadConfig().eventRetentionDays).toBe(90);
     process.env.EVENT_RETENTION_DAYS = '29';
-    expect(() => loadConfig()).toThrow(/EVENT_RETENTION_DAYS must be at least 30/);
+    expect(() => loadConfig()).toThrow(/EVENT_RETENTION_DAYS must be an integer, at least 30/);
   });
 });

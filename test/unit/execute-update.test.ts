@@ -3,7 +3,7 @@
 import { WorkflowContinuedAsNewError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { executeUpdate } from '../../src/temporal/calls';
-import { refundUpdate, TRY_AGAIN_SHORTLY, type RefundOutcome } from '../../workflows/contracts/payment';
+import { refundUpdate, TRY_AGAIN_SHORTLY, type RefundOutcome } from '../../contracts/payment';
 
 function fakeTemporal() {
   let currentRun = 'run-1';

@@ -5,13 +5,15 @@ import { renderDocsPage } from '../../src/api/docs-page/render';
 import { docsSecurityHeaders } from '../../src/api/docs-page/style';
 import { openApiDocument } from '../../src/api/openapi/document';
 import { EXAMPLES } from '../../src/api/openapi/examples';
-import { OPERATIONS } from '../../src/api/openapi/operations';
 import { ERROR_CATALOGUE } from '../../src/domain/errors';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
-import { OpenApiValidator } from '../helpers/openapi';
+import { SHAPE_B_VERSION } from '../../src/representations/versions';
+import { OpenApiValidator, VersionedValidator } from '../helpers/openapi';
 
 const document = openApiDocument();
 const page = renderDocsPage(document);
+const olderDocument = openApiDocument(undefined, SHAPE_B_VERSION);
+const olderPage = renderDocsPage(olderDocument);
 
 describe('docs page', () => {
   it('has an #error-<code> anchor for every catalogue code, which error.doc_url links to', () => {
@@ -26,8 +28,18 @@ describe('docs page', () => {
     for (const name of Object.keys(document.components.schemas)) expect(ids).toContain(`schema-${name}`);
     for (const code of FAILURE_CODES) expect(page).toContain(`<code>${code}</code>`);
     const links = [...page.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
-    const broken = links.filter((link) => !(link === '/openapi.json' || (link.startsWith('#') && ids.has(link.slice(1)))));
+    const broken = links.filter((link) => !(link === '/openapi.json' || link === `/docs?version=${SHAPE_B_VERSION}` || (link.startsWith('#') && ids.has(link.slice(1)))));
     expect(broken).toEqual([]);
+  });
+
+  it('the older version has a page of its own, linked both ways, with its own document', () => {
+    expect(page).toContain(`<a href="/docs?version=${SHAPE_B_VERSION}">${SHAPE_B_VERSION}</a>`);
+    expect(olderPage).toContain('<a href="/docs">2025-09-01</a>');
+    expect(olderPage).toContain(`<a href="/openapi.json?version=${SHAPE_B_VERSION}">`);
+    expect(olderPage).toContain('id="op-refundPaymentB"');
+    expect(page).not.toContain('id="op-refundPaymentB"');
+    for (const code of Object.keys(ERROR_CATALOGUE)) expect(olderPage).toContain(`id="error-${code}"`);
+    expect(olderPage).toContain('<h4>Callback: Shape B <code>callback_url</code></h4>');
   });
 
   it('shows parameters, error codes per operation and examples', () => {
@@ -36,9 +48,6 @@ describe('docs page', () => {
     expect(page).toContain('<code>payment_method_data.card.number</code>');
     expect(page).toContain('Error codes: <a href="#error-rate_limit_exceeded">');
     expect(page).toContain('REQUIRES_ACTION: 3D Secure');
-    // Operations documented ahead of their route say so (none left once Shape B's refund is served).
-    const unserved = OPERATIONS.some((operation) => !operation.served);
-    expect(page.includes('Not served by this version of the service yet')).toBe(unserved);
   });
 
   it('needs nothing external and runs no script: one inline stylesheet allowed by its hash', () => {
@@ -52,7 +61,7 @@ describe('docs page', () => {
     expect(csp).toMatch(/^default-src 'none';/);
   });
 
-  it('shows the server, the known values of open enums, every webhook and the Shape B callback', () => {
+  it('shows the server, the known values of open enums and every webhook', () => {
     expect(page).toContain(`Base URL <code>${document.servers[0]!.url}</code>`);
     expect(page).toContain('known values <code>&quot;actor_forbidden&quot;</code>');
     expect(page).toContain('known values <code>&quot;not_found&quot;</code>');
@@ -60,7 +69,6 @@ describe('docs page', () => {
     const ids = new Set([...page.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
     for (const { post } of Object.values(document.webhooks)) expect(ids).toContain(`op-${post.operationId}`);
     expect(page).toContain("<code>payment.succeeded</code> <span>to the merchant's webhook endpoint</span>");
-    expect(page).toContain('<h4>Callback: Shape B <code>callback_url</code></h4>');
   });
 
   it('escapes what it renders', () => {
@@ -89,10 +97,16 @@ describe('response validator', () => {
     expect(() => validator.validateResponse('GET', '/v1/payments/{id}', 200, withAction, headers)).toThrow(/\/next_action: must be null/);
   });
 
-  it('holds each version to its own shape', () => {
+  it('holds each version to its own document', () => {
+    const versioned = new VersionedValidator();
     const shapeB = { ...headers, 'Service-Version': '2024-06-01' };
-    expect(() => validator.validateResponse('GET', '/v1/payments/{id}', 200, processing, shapeB)).toThrow(/Service-Version 2024-06-01 schema/);
-    expect(() => validator.validateResponse('GET', '/v1/payments/{id}', 200, EXAMPLES.paymentSucceededB!.value, shapeB)).not.toThrow();
+    expect(() => versioned.validateResponse('GET', '/v1/payments/{id}', 200, processing, shapeB)).toThrow(/response schema of 2024-06-01/);
+    expect(() => versioned.validateResponse('GET', '/v1/payments/{id}', 200, EXAMPLES.paymentSucceededB!.value, shapeB)).not.toThrow();
+    expect(() => versioned.validateResponse('GET', '/v1/payments/{id}', 200, EXAMPLES.paymentSucceededB!.value, headers)).toThrow(/response schema of 2025-09-01/);
+    // An answer given before the version was known (no header) to an operation only the older version has.
+    const unauthorized = { error: { code: 'invalid_api_key', message: 'x', doc_url: 'https://x.test/docs#error-invalid_api_key', request_id: headers['Request-Id'] } };
+    const { 'Service-Version': _none, ...beforeVersion } = headers;
+    expect(() => versioned.validateResponse('POST', '/v1/payments/{id}/refund', 401, unauthorized, beforeVersion)).not.toThrow();
   });
 
   it('rejects a status the operation does not document, and a code it does not answer with', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  checkDestinationCard, destinationCountry, isTerminalPayoutStatus, isValidRecipientName, nextPollInterval, pollDelayMs,
+  checkDestinationCard, destinationCountry, isTerminalPayoutStatus, isValidRecipientName,
 } from '../../src/domain/payout';
 
 describe('checkDestinationCard', () => {
@@ -56,23 +56,5 @@ describe('payout statuses', () => {
   it('sandbox destinations are US cards; live ones unknown', () => {
     expect(destinationCountry(false)).toBe('US');
     expect(destinationCountry(true)).toBeNull();
-  });
-});
-
-describe('polling schedule', () => {
-  const schedule = { initialSeconds: 1, maxSeconds: 300 };
-
-  it('doubles up to the cap', () => {
-    const intervals = [1];
-    for (let i = 0; i < 10; i += 1) intervals.push(nextPollInterval(intervals[intervals.length - 1]!, schedule));
-    expect(intervals).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300]);
-  });
-
-  it('waits the interval, at least a Retry-After, or until the provider said it settles', () => {
-    expect(pollDelayMs(2, {}, 0)).toBe(2000);
-    expect(pollDelayMs(1, { retryAfterSeconds: 5 }, 0)).toBe(5000);
-    expect(pollDelayMs(8, { retryAfterSeconds: 5 }, 0)).toBe(8000);
-    expect(pollDelayMs(8, { settleAtMs: 10_300 }, 10_000)).toBe(300);
-    expect(pollDelayMs(8, { settleAtMs: 9_000 }, 10_000)).toBe(50);
   });
 });

@@ -401,6 +401,17 @@ describe('3D Secure', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it.each([['challenge', '4000000000003220'], ['device step', '4000000000003063'], ['unknown step', null]] as const)(
+    'the %s page may not be framed by another site (frame-ancestors and X-Frame-Options)', async (_label, number) => {
+      const url = number ? (await requiresAction(number)).url : `${sandbox.url}/3ds/auth_unknown/step`;
+      for (const res of [await fetch(url), await submitOutcome(url, 'maybe')]) {
+        expect(res.headers.get('content-type')).toMatch(/text\/html/);
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+        expect(res.headers.get('content-security-policy')).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+      }
+    },
+  );
+
   it('rejects an unknown outcome without using up the step', async () => {
     const { providerId, url } = await requiresAction('4000000000003220');
     const res = await submitOutcome(url, 'maybe');

@@ -6,8 +6,11 @@ import {
   amountRefundable,
   amountRefunded,
   checkRefund,
+  holdsAmount,
+  isTerminalRefundStatus,
   refundType,
 } from '../../src/domain/refunds';
+import { refundProgress } from '../../workflows/refund/progress';
 
 let nextId = 0;
 const entry = (amount: number, status: RefundStatus): RefundLedgerEntry => ({ id: `ref_${nextId++}`, amount, status });
@@ -134,7 +137,7 @@ describe('refund ledger (property)', () => {
         for (const o of ops) {
           if (o.kind === 'request') {
             const before = amountRefundable('SUCCEEDED', paymentAmount, entries);
-            const wasUntouched = !entries.some((e) => e.status !== 'FAILED');
+            const wasUntouched = !entries.some(holdsAmount);
             const result = checkRefund('SUCCEEDED', paymentAmount, o.amount, entries);
             if (result.ok) {
               expect(o.amount).toBeGreaterThanOrEqual(1);
@@ -151,7 +154,7 @@ describe('refund ledger (property)', () => {
           }
 
           const refundable = amountRefundable('SUCCEEDED', paymentAmount, entries);
-          const active = entries.filter((e) => e.status !== 'FAILED').reduce((s, e) => s + e.amount, 0);
+          const active = entries.filter(holdsAmount).reduce((s, e) => s + e.amount, 0);
           expect(refundable).toBeGreaterThanOrEqual(0);
           expect(active).toBeLessThanOrEqual(paymentAmount);
           expect(refundable).toBe(paymentAmount - active);
@@ -160,5 +163,30 @@ describe('refund ledger (property)', () => {
         }
       }),
     );
+  });
+});
+
+describe('the two sets of refunds, one name each', () => {
+  const statuses: RefundStatus[] = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED'];
+
+  it('in flight until its outcome is known (the Payment waits for those before it ends)', () => {
+    expect(statuses.filter((s) => !isTerminalRefundStatus(s))).toEqual(['PENDING', 'PROCESSING']);
+  });
+
+  it('holding its amount of the Payment: all but the FAILED', () => {
+    expect(statuses.filter((status) => holdsAmount({ status }))).toEqual(['PENDING', 'PROCESSING', 'SUCCEEDED']);
+  });
+});
+
+describe('what a provider answer makes of a refund (the one mapping of the Payment and the RefundWorkflow)', () => {
+  it.each<[string, Parameters<typeof refundProgress>[1], RefundStatus, string | null]>([
+    ['processing', { kind: 'processing', providerId: 're_1', settleAt: 1 }, 'PROCESSING', null],
+    ['no answer: it may be with the provider', { kind: 'unanswered', cause: 'unavailable', mayHaveActed: true, retryAfterSeconds: null }, 'PROCESSING', null],
+    ['not found on a look-up', { kind: 'not_found' }, 'PROCESSING', null],
+    ['succeeded', { kind: 'succeeded', providerId: 're_1' }, 'SUCCEEDED', null],
+    ['failed after it was taken', { kind: 'failed', providerId: 're_1', failureCode: 'processor_error' }, 'FAILED', 'processor_error'],
+    ['rejected at submission', { kind: 'rejected', failureCode: 'not_permitted' }, 'FAILED', 'not_permitted'],
+  ])('%s', (_label, answer, status, failureCode) => {
+    expect(refundProgress('ref_1', answer)).toEqual({ refundId: 'ref_1', status, failureCode });
   });
 });

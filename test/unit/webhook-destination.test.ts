@@ -1,7 +1,8 @@
 // Where webhooks and callbacks may go (src/webhooks/destination.ts): public addresses in both
 // modes, loopback in test mode only and never on a port of the service itself.
-import { loadConfig, type Config } from '../../src/config';
+import { httpLimits, loadConfig, type Config } from '../../src/config';
 import { addressRefusal, destinationPolicy, urlRefusal } from '../../src/webhooks/destination';
+import { postJson, REFUSED_PREFIX } from '../../src/webhooks/http-post';
 
 function settings(overrides: Partial<Config> = {}): Config {
   return {
@@ -18,7 +19,7 @@ function settings(overrides: Partial<Config> = {}): Config {
     apiMetricsPort: 9465,
     workerMetricsPort: 9464,
     webhookAllowLoopback: true,
-    codecServer: { host: '127.0.0.1', port: 3200, corsOrigins: [], authToken: null },
+    codecServer: { host: '127.0.0.1', port: 3200, corsOrigins: [], authToken: null, http: httpLimits() },
     ...overrides,
   };
 }
@@ -128,6 +129,18 @@ describe('urlRefusal in live mode', () => {
       expect(urlRefusal(url, true, policy)).toMatch(/loopback/);
     }
     expect(urlRefusal('https://shop.example/webhooks', true, policy)).toBeNull();
+  });
+
+  it('refuses plain http, whatever the address: live events carry cardholder names and e-mails', () => {
+    for (const url of ['http://shop.example/webhooks', 'http://1.1.1.1:8080/webhooks', 'HTTP://SHOP.EXAMPLE/webhooks']) {
+      expect(urlRefusal(url, true, policy)).toBe('live mode sends events over https only');
+      expect(urlRefusal(url, false, policy)).toBeNull();
+    }
+  });
+
+  it('a delivery to a live http URL (stored before this rule) is refused before any connection', async () => {
+    const result = await postJson('http://1.1.1.1:9/webhooks', '{}', {}, { timeoutMs: 2000, livemode: true, policy });
+    expect(result).toEqual({ statusCode: null, error: `${REFUSED_PREFIX}live mode sends events over https only`, latencyMs: 0 });
   });
 });
 

@@ -1,4 +1,4 @@
-// Workflows are called through their contracts (workflows/contracts) only. The names the contracts
+// Workflows are called through their contracts (contracts/) only. The names the contracts
 // give are the names the worker registers, and the typed calls refuse what a contract does not
 // allow: the `@ts-expect-error` lines below fail the type check (`tsc`, part of `npm test`) the day
 // a call compiles that should not.
@@ -6,13 +6,17 @@ import type { Client } from '@temporalio/client';
 import { executeUpdate, executeUpdateWithStart } from '../../src/temporal/calls';
 import type { RefundView } from '../../src/domain/payment';
 import * as workflows from '../../workflows';
-import { createUpdate, paymentWorkflow, refundUpdate, settledUpdate, type PaymentWorkflowInput } from '../../workflows/contracts/payment';
-import { payoutWorkflow } from '../../workflows/contracts/payout';
-import { refundWorkflow } from '../../workflows/contracts/refund';
-import { webhookDeliveryWorkflow } from '../../workflows/contracts/webhook-delivery';
+import { createUpdate, paymentWorkflow, refundUpdate, settledUpdate, type PaymentWorkflowInput } from '../../contracts/payment';
+import { payoutWorkflow } from '../../contracts/payout';
+import { refundWorkflow } from '../../contracts/refund';
+import { webhookDeliveryWorkflow } from '../../contracts/webhook-delivery';
+import { webhookEndpointWorkflow } from '../../contracts/webhook-endpoint';
+import { cvcSweepWorkflow, eventPurgeWorkflow, idempotencyPurgeWorkflow } from '../../contracts/chores';
 
 it('every workflow type is registered under the name its contract gives it, and nothing else is', () => {
-  const contracts = [paymentWorkflow, refundWorkflow, payoutWorkflow, webhookDeliveryWorkflow].map((w) => w.name).sort();
+  const contracts = [
+    paymentWorkflow, refundWorkflow, payoutWorkflow, webhookDeliveryWorkflow, webhookEndpointWorkflow, idempotencyPurgeWorkflow, eventPurgeWorkflow, cvcSweepWorkflow,
+  ].map((w) => w.name).sort();
   expect(Object.keys(workflows).sort()).toEqual(contracts);
   for (const name of contracts) expect(typeof (workflows as Record<string, unknown>)[name]).toBe('function');
 });

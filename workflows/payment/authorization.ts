@@ -1,6 +1,6 @@
 // The PaymentWorkflow and the provider's authorization of its card: authorizing, reading the
 // provider's current answer, and adopting an authorization the provider holds without our knowing.
-import type { Unanswered } from '../../src/provider/types';
+import type { AuthorizationAnswer, Lookup, Unanswered } from '../../src/provider/types';
 import { orUnanswered } from '../unanswered';
 import { background, local, sync } from './activities';
 import type { PaymentState } from './state';
@@ -38,16 +38,17 @@ export async function authorize(state: PaymentState, cardToken: string, cardExpi
   return null;
 }
 
-/** Reads the provider's current answer for the authorization; no answer changes nothing. */
-export async function refreshFromProvider(state: PaymentState): Promise<void> {
-  if (!state.providerId) return;
+/** Reads the provider's current answer for the authorization, and returns it; no answer changes nothing. */
+export async function refreshFromProvider(state: PaymentState): Promise<Lookup<AuthorizationAnswer> | null> {
+  if (!state.providerId) return null;
   const result = await sync.getAuthorization({ providerId: state.providerId, livemode: state.payment.livemode });
-  if (result.kind === 'not_found' || result.kind === 'unanswered') return;
+  if (result.kind === 'not_found' || result.kind === 'unanswered') return result;
   const { payment } = state;
   const unchanged = (result.kind === 'requires_action' && payment.status === 'REQUIRES_ACTION' && payment.next_action?.redirect_url === result.redirectUrl)
     || (result.kind === 'processing' && payment.status === 'PROCESSING');
   if (!unchanged) state.apply(result);
   if (result.kind === 'processing') state.settleAt = result.settleAt;
+  return result;
 }
 
 /**

@@ -3,7 +3,7 @@
 // the API answers 429, 502 or 503 and the merchant retries with the same key, which updates this same
 // workflow. If nobody does, the phase ends it, leaving no Payment behind.
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import { createUpdate, type CreateOutcome } from '../contracts/payment';
+import { createUpdate, type CreateOutcome } from '../../contracts/payment';
 import { background } from './activities';
 import { adoptHeldAuthorization, authorize } from './authorization';
 import type { PaymentState } from './state';

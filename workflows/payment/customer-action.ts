@@ -2,7 +2,7 @@
 // action expires. The provider notifies us of authentication steps (`providerEvent`); the shopper's
 // card from the hosted page arrives as `submitHostedCard`.
 import { condition, setHandler } from '@temporalio/workflow';
-import { providerEventUpdate, submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../contracts/payment';
+import { providerEventUpdate, submitHostedCardUpdate, type CreateOutcome, type HostedCardSubmission } from '../../contracts/payment';
 import { nowSeconds } from '../projection';
 import { sync } from './activities';
 import { adoptHeldAuthorization, authorize, refreshFromProvider } from './authorization';

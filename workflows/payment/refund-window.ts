@@ -10,18 +10,17 @@
 import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
 import { refundsMovedSince, type RefundView } from '../../src/domain/payment';
-import { amountRefundable, checkRefund } from '../../src/domain/refunds';
+import { amountRefundable, checkRefund, isTerminalRefundStatus } from '../../src/domain/refunds';
 import type { RefundResult } from '../../src/provider/types';
 import {
   refundProgressSignal, refundUpdate, TRY_AGAIN_SHORTLY, type PaymentWorkflowFn, type RefundCommand, type RefundOutcome,
-} from '../contracts/payment';
-import type { RefundProgress } from '../contracts/refund';
+} from '../../contracts/payment';
+import type { RefundProgress } from '../../contracts/refund';
 import { nowSeconds } from '../projection';
+import { refundProgress } from '../refund/progress';
 import { orUnanswered } from '../unanswered';
 import { sync } from './activities';
 import type { PaymentState } from './state';
-
-const ACTIVE_REFUND = (r: RefundView) => r.status === 'PENDING' || r.status === 'PROCESSING';
 
 export function handleRefunds(state: PaymentState): void {
   setHandler(refundUpdate, (command) => refund(state, command), {
@@ -41,7 +40,7 @@ export function handleRefunds(state: PaymentState): void {
 
 export async function refundWindow(state: PaymentState): Promise<void> {
   const windowEndsMs = ((state.payment.status_transitions.succeeded_at ?? nowSeconds()) + state.settings.refundWindowSeconds) * 1000;
-  const closed = () => Date.now() >= windowEndsMs && !state.payment.refunds.some(ACTIVE_REFUND);
+  const closed = () => Date.now() >= windowEndsMs && state.payment.refunds.every((r) => isTerminalRefundStatus(r.status));
   for (;;) {
     await condition(() => closed() || state.rollOverDue(), Math.max(windowEndsMs - Date.now(), 1000));
     if (closed()) return;
@@ -95,7 +94,7 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
     state.submitting += 1;
     try {
       const submission = await submit(state, reserved);
-      recordProgress(state, submissionProgress(id, submission));
+      recordProgress(state, refundProgress(id, submission));
       startRefundWorkflow(state, refundById(state, id)!, submission);
     } finally {
       state.submitting -= 1;
@@ -123,20 +122,6 @@ async function submit(state: PaymentState, refund: RefundView): Promise<RefundRe
   }));
 }
 
-/** What the submission's answer makes of the refund: without an answer it may be with the provider, so PROCESSING. */
-function submissionProgress(refundId: string, submission: RefundResult): RefundProgress {
-  switch (submission.kind) {
-    case 'rejected':
-    case 'failed':
-      return { refundId, status: 'FAILED', failureCode: submission.failureCode };
-    case 'succeeded':
-      return { refundId, status: 'SUCCEEDED', failureCode: null };
-    case 'processing':
-    case 'unanswered':
-      return { refundId, status: 'PROCESSING', failureCode: null };
-  }
-}
-
 /** The refund's own workflow, started with the Payment's next change record (workflows/projection.ts). */
 function startRefundWorkflow(state: PaymentState, refund: RefundView, submission: RefundResult): void {
   const { payment, settings } = state;
@@ -149,6 +134,7 @@ function startRefundWorkflow(state: PaymentState, refund: RefundView, submission
     authorizationId: state.providerId ?? '',
     pollIntervalSeconds: settings.pollIntervalSeconds,
     maxPollIntervalSeconds: settings.maxPollIntervalSeconds,
+    pollsPerRun: settings.pollsPerRun,
   });
 }
 
@@ -157,7 +143,7 @@ function recordProgress(state: PaymentState, progress: RefundProgress): void {
   const index = payment.refunds.findIndex((r) => r.id === progress.refundId);
   if (index < 0) return;
   const current = payment.refunds[index]!;
-  if (current.status === 'SUCCEEDED' || current.status === 'FAILED' || current.status === progress.status) return;
+  if (isTerminalRefundStatus(current.status) || current.status === progress.status) return;
   const now = nowSeconds();
   const updated: RefundView = {
     ...current,
@@ -165,7 +151,7 @@ function recordProgress(state: PaymentState, progress: RefundProgress): void {
     failure_code: progress.failureCode,
     failure_message: progress.failureCode ? failureMessage(progress.failureCode) : null,
     updated_at: now,
-    completed_at: progress.status === 'SUCCEEDED' || progress.status === 'FAILED' ? now : null,
+    completed_at: isTerminalRefundStatus(progress.status) ? now : null,
   };
   const refunds = payment.refunds.slice();
   refunds[index] = updated;

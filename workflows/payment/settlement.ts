@@ -1,8 +1,10 @@
 // Phase 3, settlement: an authorized Payment is PROCESSING until the provider settles it. The
-// provider says when to look first; later looks back off. Shape B's `settled` update answers once
-// the Payment is past PENDING and PROCESSING.
+// provider says when to look (its settle time, its Retry-After); otherwise looks back off
+// (src/domain/polling.ts). Shape B's `settled` update answers once the Payment is past PENDING and
+// PROCESSING.
 import { condition, setHandler, sleep } from '@temporalio/workflow';
-import { settledUpdate } from '../contracts/payment';
+import { nextPoll, pollDelayMs, pollHint, startPolling } from '../../src/domain/polling';
+import { settledUpdate } from '../../contracts/payment';
 import { refreshFromProvider } from './authorization';
 import type { PaymentState } from './state';
 
@@ -17,14 +19,11 @@ export function handleSettlement(state: PaymentState): void {
 }
 
 export async function settlement(state: PaymentState): Promise<void> {
-  let interval = state.settings.pollIntervalSeconds;
+  const schedule = { initialSeconds: state.settings.pollIntervalSeconds, maxSeconds: state.settings.maxPollIntervalSeconds };
+  let poll = startPolling(schedule, { settleAtMs: state.settleAt });
   while (state.payment.status === 'PROCESSING') {
-    const waitMs = state.settleAt !== null ? Math.max(state.settleAt - Date.now(), 0) : interval * 1000;
-    await sleep(Math.max(waitMs, 50));
-    await state.exclusive(() => refreshFromProvider(state));
-    if (state.payment.status === 'PROCESSING') {
-      state.settleAt = null;
-      interval = Math.min(interval * 2, state.settings.maxPollIntervalSeconds);
-    }
+    await sleep(pollDelayMs(poll, Date.now()));
+    const answer = await state.exclusive(() => refreshFromProvider(state));
+    poll = nextPoll(poll, schedule, answer ? pollHint(answer) : {});
   }
 }

@@ -3,10 +3,10 @@
 import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
 import { canTransition, emptyTransitions, refundsMovedSince, stampTransition, type PaymentView } from '../../src/domain/payment';
-import { amountRefundable, amountRefunded } from '../../src/domain/refunds';
+import { amountRefundable, amountRefunded, holdsAmount } from '../../src/domain/refunds';
 import type { AuthorizationAnswer, ProviderCardSummary } from '../../src/provider/types';
-import { ObjectStatusKey } from '../contracts/search-attributes';
-import type { PaymentSettings, PaymentWorkflowInput, RefundOutcome } from '../contracts/payment';
+import { ObjectStatusKey } from '../../contracts/search-attributes';
+import type { PaymentSettings, PaymentWorkflowInput, RefundOutcome } from '../../contracts/payment';
 import { nowSeconds, objectInputBytes, Projection } from '../projection';
 
 /**
@@ -186,6 +186,6 @@ function mergeCard(known: PaymentView['card'], fromProvider: ProviderCardSummary
 }
 
 function fullyRefunded(payment: PaymentView): boolean {
-  const covered = payment.refunds.filter((r) => r.status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+  const covered = payment.refunds.filter(holdsAmount).reduce((sum, r) => sum + r.amount, 0);
   return payment.status === 'SUCCEEDED' && covered >= payment.amount;
 }

@@ -9,6 +9,7 @@ import {
   openEnumValues, refName, type ExampleObject, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject,
   type ParameterObject, type Reference, type ResponseObject,
 } from '../openapi/types';
+import { DEFAULT_VERSION, KNOWN_VERSIONS } from '../../representations/versions';
 import { DOCS_STYLE } from './style';
 
 interface PageOperation {
@@ -167,10 +168,10 @@ function operationBlock(document: OpenApiDocument, { path, method, operation, we
     : operation.security?.length === 0 ? 'none' : 'Bearer API key';
   const target = webhook ? `<code>${escapeHtml(path)}</code> <span>to the merchant's webhook endpoint</span>`
     : `<code>${escapeHtml(path)}</code> <span>${escapeHtml(operation.summary)}</span>`;
-  const shapeText = shapes.length ? ` · Shapes: ${shapes.join(' and ')}` : '';
+  const shapeText = shapes.length ? ` · Shape ${shapes.join(' and ')}` : '';
   return `<article class="operation" id="${operationAnchor(operation.operationId)}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> ${target}</h3>
-${markdown(operation.description).replace('<strong>Not served', '<strong class="notice">Not served')}
+${markdown(operation.description)}
 <p class="meta">Authentication: ${auth}${shapeText}</p>
 ${parametersTable(document, operation)}
 ${requestBlock(operation)}
@@ -188,7 +189,7 @@ function operationsByTag(document: OpenApiDocument): Map<string, PageOperation[]
   return byTag;
 }
 
-function errorCatalogue(byTag: Map<string, PageOperation[]>): string {
+function errorCatalogue(document: OpenApiDocument, byTag: Map<string, PageOperation[]>): string {
   const all = [...byTag.values()].flat();
   const rows = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => {
     const answering = all.filter(({ operation }) => Object.values(operation.responses).some((response) => response['x-error-codes']?.includes(code)));
@@ -202,7 +203,7 @@ ${markdown('Every error answers with an envelope: `Error` (Shape A) or `ErrorB` 
 <table><thead><tr><th>Code</th><th>HTTP</th><th>Meaning</th><th>Shapes</th><th>Operations</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p class="meta">Envelope schemas: ${schemaLink('#/components/schemas/Error')}, ${schemaLink('#/components/schemas/ErrorB')}.</p>
+<p class="meta">Envelope schemas: ${Object.keys(document.components.schemas).filter((name) => name === 'Error' || name === 'ErrorB').map((name) => schemaLink(`#/components/schemas/${name}`)).join(', ')}.</p>
 </section>`;
 }
 
@@ -239,9 +240,13 @@ export function renderDocsPage(document: OpenApiDocument): string {
 ${markdown(tag.description)}
 ${(byTag.get(tag.name) ?? []).map((entry) => operationBlock(document, entry)).join('\n')}
 </section>`).join('\n');
+  const version = document.info.version;
+  const query = version === DEFAULT_VERSION ? '' : `?version=${encodeURIComponent(version)}`;
+  const others = KNOWN_VERSIONS.filter((other) => other !== version)
+    .map((other) => `<a href="/docs${other === DEFAULT_VERSION ? '' : `?version=${encodeURIComponent(other)}`}">${escapeHtml(other)}</a>`).join(', ');
   return `${documentStart(`${document.info.title} reference`, DOCS_STYLE)}
 <header class="top"><h1>${escapeHtml(document.info.title)}</h1>
-<p>Version ${escapeHtml(document.info.version)} · Base URL <code>${escapeHtml(document.servers[0]?.url ?? '')}</code> · OpenAPI ${document.openapi} document: <a href="/openapi.json">/openapi.json</a></p></header>
+<p>Version ${escapeHtml(version)} (other versions: ${others}) · Base URL <code>${escapeHtml(document.servers[0]?.url ?? '')}</code> · OpenAPI ${document.openapi} document: <a href="/openapi.json${query}">/openapi.json${escapeHtml(query)}</a></p></header>
 <div class="layout">
 ${navigation(document, byTag)}
 <main>
@@ -249,7 +254,7 @@ ${navigation(document, byTag)}
 ${markdown(document.info.description)}
 </section>
 ${tagSections}
-${errorCatalogue(byTag)}
+${errorCatalogue(document, byTag)}
 ${failureCodes()}
 ${schemasSection(document)}
 </main>

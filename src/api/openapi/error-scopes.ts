@@ -3,7 +3,8 @@
 // makes a new catalogue code fail to compile until it is placed here.
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors';
 import type { Shape } from '../../representations/versions';
-import type { OperationId, OperationSpec } from './operations';
+import type { OperationId } from '../operations';
+import type { Operation } from '../operations/operation';
 
 type Scope =
   /** Every operation that needs an API key. */
@@ -20,19 +21,25 @@ type Scope =
 const WEBHOOK_ENDPOINT_BY_ID = ['retrieveWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'] as const;
 
 export const ERROR_SCOPES = {
-  actor_forbidden: ['createRefund', 'refundPaymentB'],
+  // What a restricted key may not do (docs/api-reference.md, "Restricted keys").
+  actor_forbidden: ['createRefund', 'refundPaymentB', 'createPayout', 'retryEvent', 'createWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'],
   amount_exceeds_refundable: ['createRefund'],
   currency_not_supported: ['createPayment', 'createHostedPayment', 'createPayout'],
   idempotency_key_in_use: 'creates',
   idempotency_key_reused: 'creates',
+  // A replay whose saved answer holds a webhook secret that has since been rotated away.
+  idempotency_replay_unavailable: ['createWebhookEndpoint', 'rotateWebhookEndpointSecret'],
   internal_error: 'authenticated',
   invalid_api_key: 'authenticated',
   invalid_card: ['createPayout'],
   // A malformed path id; the Shape B refund has one too.
-  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
+  invalid_request: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent',
+    // An unknown `?version=` of the document or its page.
+    'getOpenApiDocument', 'getDocsPage'],
   invalid_search_criteria: ['listPayments', 'listPayouts', 'listWebhookEndpoints', 'listEvents'],
   merchant_not_provisioned: ['createPayment', 'createHostedPayment', 'createRefund', 'createPayout', 'refundPaymentB'],
-  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
+  // A webhook endpoint create's replay once the endpoint was deleted.
+  object_not_found: ['createPayment', 'retrievePayment', 'createRefund', 'createPayout', 'retrievePayout', 'refundPaymentB', 'createWebhookEndpoint', ...WEBHOOK_ENDPOINT_BY_ID, 'retrieveEvent', 'retryEvent'],
   object_state_conflict: ['createPayment', 'createPayout'],
   // Includes a malformed or unknown Service-Version and an over-long Idempotency-Key.
   parameter_invalid: 'authenticated',
@@ -59,16 +66,15 @@ export const SHAPE_B_ONLY_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['c
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
-function inScope(scope: Scope, operation: OperationSpec): boolean {
+function inScope(scope: Scope, operation: Operation): boolean {
   if (scope === 'authenticated') return operation.authenticated;
   if (scope === 'creates') return operation.create;
   if (scope === 'creates with body') return operation.create && operation.requestBody !== undefined;
   if (scope === 'with body') return operation.create || operation.requestBody !== undefined;
-  return scope.includes(operation.id);
+  return (scope as readonly string[]).includes(operation.id);
 }
 
 /** The codes an operation can answer with in one shape, in catalogue order. */
-export function errorCodesFor(operation: OperationSpec, shape: Shape): ErrorCode[] {
-  if (!operation.shapes.includes(shape)) return [];
+export function errorCodesFor(operation: Operation, shape: Shape): ErrorCode[] {
   return ERROR_CODES.filter((code) => inScope(ERROR_SCOPES[code], operation) && (shape === 'B' || !SHAPE_B_ONLY_CODES.has(code)));
 }

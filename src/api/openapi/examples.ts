@@ -1,7 +1,6 @@
-// Request and response examples. Shape A bodies and error envelopes come from the real serializers
-// and `errorBody`, so they look exactly like answers; Shape B bodies are written by hand
-// (docs/shape-b.md). A
-// unit test validates every example against the schema it illustrates.
+// Request and response examples. Bodies and error envelopes of both shapes come from the real
+// serializers and `errorBody`, so they look exactly like answers. A unit test validates every
+// example against the schema it illustrates.
 import { ApiError, type ErrorCode } from '../../domain/errors';
 import { failureMessage } from '../../domain/failure-codes';
 import { emptyTransitions, type PaymentView, type RefundView } from '../../domain/payment';
@@ -9,6 +8,7 @@ import type { PayoutView } from '../../domain/payout';
 import type { RequestState } from '../context';
 import { errorBody } from '../errors';
 import { serializePaymentA, serializeRefundA } from '../../representations/payment-a';
+import { serializePaymentB } from '../../representations/payment-b';
 import { serializePayout } from '../../representations/payout';
 import { serializeDeletedWebhookEndpoint, serializeWebhookEndpoint } from '../../representations/webhook-endpoint';
 import type { WebhookEndpointView } from '../../domain/webhook-endpoints';
@@ -29,7 +29,7 @@ const WEBHOOK_SECRET = 'whsec_ZXhhbXBsZSBzZWNyZXQsIG5vdCBhIHJlYWwgb25l';
 function webhookEndpoint(overrides: Partial<WebhookEndpointView>, secret?: string) {
   return serializeWebhookEndpoint({
     id: WEBHOOK_ENDPOINT_ID, livemode: false, url: 'https://shop.example/webhooks', enabledEvents: ['payment.succeeded', 'payment.failed'],
-    description: 'Order fulfilment', apiVersion: '2025-09-01', status: 'enabled', createdAt: CREATED, ...overrides,
+    description: 'Order fulfilment', apiVersion: '2025-09-01', status: 'enabled', disabledReason: null, createdAt: CREATED, ...overrides,
   }, secret);
 }
 
@@ -121,25 +121,14 @@ const succeededWithRefund = payment({
   status_transitions: { ...emptyTransitions(), processing_at: CREATED, succeeded_at: CREATED + 1 },
 });
 
-const paymentB = {
-  id: PAYMENT_ID,
-  object: 'payment',
-  amount: 4999,
-  currency: 'usd',
-  status: 'succeeded',
+const succeededB = payment({
+  status: 'SUCCEEDED',
+  merchant_reference: null,
   description: null,
-  card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, country: 'US' },
-  customer: { email: null, name: null },
-  metadata: {},
-  decline_code: null,
-  decline_message: null,
-  redirect_url: null,
-  refunded_at: null,
-  succeeded_at: CREATED + 1,
-  failed_at: null,
-  created: CREATED,
-  livemode: false,
-};
+  amount_refundable: 4999,
+  status_transitions: { ...emptyTransitions(), processing_at: CREATED, succeeded_at: CREATED + 1 },
+});
+const paymentB = serializePaymentB(succeededB);
 
 export const EXAMPLES: Record<string, ExampleObject> = {
   directPaymentRequest: {
@@ -225,6 +214,10 @@ export const EXAMPLES: Record<string, ExampleObject> = {
     })),
   },
   paymentSucceededB: { summary: 'Shape B: succeeded', value: paymentB },
+  paymentListB: {
+    summary: 'Shape B: a page of one payment, more to come',
+    value: { object: 'list', data: [paymentB], has_more: true, url: '/v1/payments' },
+  },
   hostedPaymentRequiresAction: {
     summary: 'REQUIRES_ACTION: hosted payment page',
     value: serializePaymentA(payment({
@@ -243,18 +236,20 @@ export const EXAMPLES: Record<string, ExampleObject> = {
   },
   hostedPaymentPendingB: {
     summary: 'Shape B: pending, redirect the browser',
-    value: {
-      ...paymentB,
+    value: serializePaymentB(payment({
       id: HOSTED_PAYMENT_ID,
       amount: 12000,
-      currency: 'eur',
-      status: 'pending',
+      currency: 'EUR',
+      status: 'REQUIRES_ACTION',
+      integration_type: 'HOSTED_PAYMENT_PAGE',
+      merchant_reference: null,
+      description: null,
       card: null,
-      customer: { email: 'ada@example.com', name: 'Ada Lovelace' },
+      billing_details: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: null, address: null },
       metadata: { order_id: '1042' },
-      redirect_url: `${BASE_URL}/checkout/hpp_Rk4Tn8Wq2Zm6Lp0Xv3Cs7Bd9Yf1Hj5Ga`,
-      succeeded_at: null,
-    },
+      next_action: { reason: 'hosted_payment_page', redirect_url: `${BASE_URL}/checkout/hpp_Rk4Tn8Wq2Zm6Lp0Xv3Cs7Bd9Yf1Hj5Ga` },
+      status_transitions: { ...emptyTransitions(), requires_action_at: CREATED },
+    })),
   },
   paymentList: {
     summary: 'A page of one Payment, more to come',
@@ -279,7 +274,13 @@ export const EXAMPLES: Record<string, ExampleObject> = {
   },
   paymentRefundedB: {
     summary: 'Shape B: refunded',
-    value: { ...paymentB, status: 'refunded', refunded_at: CREATED + 3600 },
+    value: serializePaymentB({
+      ...succeededB,
+      amount_refunded: 4999,
+      amount_refundable: 0,
+      refunds: [refund({ amount: 4999, refund_type: 'FULL', status: 'SUCCEEDED', completed_at: CREATED + 3600, updated_at: CREATED + 3600 })],
+      refunded_at: CREATED + 3600,
+    }),
   },
   payoutPending: {
     summary: 'PENDING: the provider answer was uncertain; resolved later',
@@ -317,6 +318,7 @@ export const EXAMPLES: Record<string, ExampleObject> = {
   webhookEndpointDeleted: { summary: 'Deleted', value: serializeDeletedWebhookEndpoint(WEBHOOK_ENDPOINT_ID) },
   healthOk: { summary: 'Healthy', value: { status: 'ok', checks: { database: 'ok', temporal: 'ok' } } },
   healthUnavailable: { summary: 'Temporal unreachable', value: { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } } },
+  healthShuttingDown: { summary: 'Stopping (SIGTERM)', value: { status: 'shutting_down' } },
 };
 
 export function example(name: string): ExampleObject {

@@ -65,11 +65,6 @@ export interface ResponseObject {
   description: string;
   headers?: Record<string, HeaderObject | Reference>;
   content?: Record<string, MediaTypeObject>;
-  /**
-   * The exact body schema per `Service-Version` when an operation speaks both shapes; `content`
-   * offers both as `oneOf`, this says which one a given version answers with.
-   */
-  'x-schema-by-service-version'?: Record<string, JsonSchema>;
   /** Error responses: the catalogue codes this operation answers with at this status. */
   'x-error-codes'?: string[];
 }
@@ -85,7 +80,7 @@ export interface OperationObject {
   responses: Record<string, ResponseObject>;
   /** Requests the service makes because of this one, by name, then by the URL expression they go to. */
   callbacks?: Record<string, Record<string, { post: OperationObject }>>;
-  /** Shapes the operation speaks; empty for non-JSON service endpoints. */
+  /** The shape the operation speaks in this document; empty for service endpoints. */
   'x-shapes': string[];
 }
 

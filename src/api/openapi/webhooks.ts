@@ -1,11 +1,13 @@
 // The events the service POSTs to a merchant's webhook endpoints, as the document's top-level
 // `webhooks`: one entry per event type the service raises (EVENT_TYPES), its body the event
-// envelope around a snapshot of the object (Shape A; for payment events to an endpoint on
-// 2024-06-01, the Shape B payment), its headers the Standard Webhooks signature.
+// envelope around a snapshot of the object in the document's shape (an endpoint's `api_version`
+// chooses it: the Shape B payment for payment events to an endpoint on 2024-06-01; refunds and
+// payouts have one shape), its headers the Standard Webhooks signature.
 import { EVENT_TYPES, type EventObject, type EventType } from '../../domain/events';
 import { example } from './examples';
-import { strictObject, timestamp } from './response-schemas';
-import type { ExampleObject, JsonSchema, OperationObject, ParameterObject, Reference, ResponseObject } from './types';
+import { objectSchema, timestamp } from './response-schemas';
+import type { Shape } from '../../representations/versions';
+import type { ExampleObject, JsonSchema, OperationObject, ParameterObject, ResponseObject } from './types';
 import { schemaRef } from './types';
 
 const EVENT_ID_PATTERN = '^evt_[0-9a-f]{24}$';
@@ -33,8 +35,8 @@ const WHEN: Record<EventType, string> = {
   'payout.failed': 'A Payout failed; `failure_code` says why.',
 };
 
-/** Example snapshots (names in `examples.ts`) for the event types that have one. */
-const SNAPSHOT_EXAMPLES: Partial<Record<EventType, string>> = {
+/** Example snapshots (names in `examples.ts`) for the event types that have one, per shape. */
+const SNAPSHOT_EXAMPLES_A: Partial<Record<EventType, string>> = {
   'payment.requires_action': 'paymentRequiresAction',
   'payment.processing': 'paymentProcessing',
   'payment.succeeded': 'paymentSucceededWithRefund',
@@ -46,13 +48,23 @@ const SNAPSHOT_EXAMPLES: Partial<Record<EventType, string>> = {
   'payout.succeeded': 'payoutSucceeded',
   'payout.failed': 'payoutFailed',
 };
+const SNAPSHOT_EXAMPLES: Record<Shape, Partial<Record<EventType, string>>> = {
+  A: SNAPSHOT_EXAMPLES_A,
+  // Payment events carry the Shape B payment; the others are as in Shape A.
+  B: { ...Object.fromEntries(Object.entries(SNAPSHOT_EXAMPLES_A).filter(([type]) => !type.startsWith('payment.'))), 'payment.succeeded': 'paymentSucceededB' },
+};
 
 const objectOf = (type: EventType): EventObject => type.slice(0, type.indexOf('.')) as EventObject;
 
 /** `payment.requires_action` → `paymentRequiresActionEvent`. */
 const operationId = (type: EventType): string => `${type.split(/[._]/).map((word, index) => (index ? word[0]!.toUpperCase() + word.slice(1) : word)).join('')}Event`;
 
-export const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
+/**
+ * The signature headers, written out in each webhook rather than referenced as components:
+ * oapi-codegen generates types for the webhooks' parameters but prunes components that no path
+ * uses, and its code then does not compile.
+ */
+const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
   WebhookId: {
     name: 'webhook-id',
     in: 'header',
@@ -78,32 +90,34 @@ export const WEBHOOK_PARAMETERS: Record<string, ParameterObject> = {
 };
 
 /** The envelope of the events about one kind of object. */
-function envelope(object: EventObject): JsonSchema {
+function envelope(object: EventObject, shape: Shape): JsonSchema {
   const types = EVENT_TYPES.filter((type) => objectOf(type) === object);
   const { snapshot, read } = OBJECTS[object];
-  return strictObject(`An event about a ${snapshot}: delivered at least once and in any order. Reconcile by reading ${read}.`, {
+  return objectSchema(`An event about a ${snapshot}: delivered at least once and in any order. Reconcile by reading ${read}.`, {
     id: { type: 'string', pattern: EVENT_ID_PATTERN, description: 'Unique per event; equals the `webhook-id` header.' },
     type: { type: 'string', enum: types },
     created_at: timestamp(false, 'When the change happened (Unix seconds).'),
     livemode: { type: 'boolean', description: 'False for a test-mode event.' },
-    data: strictObject('The object.', {
-      object: object === 'payment'
-        // The version picks the shape, not the body: anyOf, not oneOf (document.ts, eitherShape).
-        ? { anyOf: [schemaRef('Payment'), schemaRef('PaymentB')], description: 'The Payment as it was at the change: `Payment` (Shape A) for an endpoint on `2025-09-01`, `PaymentB` for one on `2024-06-01`.' }
-        : { ...schemaRef(snapshot), description: `The ${snapshot} as it was at the change (Shape A, whatever the endpoint's \`api_version\`).` },
+    data: objectSchema('The object.', {
+      object: object === 'payment' && shape === 'B'
+        ? { ...schemaRef('PaymentB'), description: 'The payment as it was at the change, in Shape B: what an endpoint on `2024-06-01` receives.' }
+        : object === 'payment'
+          ? { ...schemaRef(snapshot), description: 'The Payment as it was at the change: what an endpoint on `2025-09-01` receives.' }
+          : { ...schemaRef(snapshot), description: `The ${snapshot} as it was at the change (Shape A, whatever the endpoint's \`api_version\`).` },
     }),
   });
 }
 
-export function eventSchemas(): Record<string, JsonSchema> {
-  return Object.fromEntries((Object.keys(OBJECTS) as EventObject[]).map((object) => [OBJECTS[object].envelope, envelope(object)]));
+/** The event envelopes of a document in `shape`. */
+export function eventSchemas(shape: Shape): Record<string, JsonSchema> {
+  return Object.fromEntries((Object.keys(OBJECTS) as EventObject[]).map((object) => [OBJECTS[object].envelope, envelope(object, shape)]));
 }
 
 const EXAMPLE_EVENT_ID = 'evt_5b1e0c9a7d3f42e8a6c4b2d0';
 const EXAMPLE_CREATED = 1767229200;
 
-function eventExample(type: EventType): Record<string, ExampleObject> | undefined {
-  const name = SNAPSHOT_EXAMPLES[type];
+function eventExample(type: EventType, shape: Shape): Record<string, ExampleObject> | undefined {
+  const name = SNAPSHOT_EXAMPLES[shape][type];
   if (!name) return undefined;
   const value = { id: EXAMPLE_EVENT_ID, type, created_at: EXAMPLE_CREATED, livemode: false, data: { object: example(name).value } };
   return { [operationId(type)]: { summary: type, value } };
@@ -115,11 +129,11 @@ const RESPONSES: Record<string, ResponseObject> = {
     + 'for up to 3 days, on its own schedule (other endpoints are not held up).' },
 };
 
-const SIGNATURE_HEADERS: Reference[] = Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const SIGNATURE_HEADERS: ParameterObject[] = Object.values(WEBHOOK_PARAMETERS);
 
-function webhook(type: EventType): OperationObject {
+function webhook(type: EventType, shape: Shape): OperationObject {
   const object = objectOf(type);
-  const examples = eventExample(type);
+  const examples = eventExample(type, shape);
   return {
     operationId: operationId(type),
     tags: ['Events'],
@@ -133,19 +147,19 @@ function webhook(type: EventType): OperationObject {
       content: {
         'application/json': {
           // The envelope, with `type` narrowed to this event's.
-          schema: { allOf: [schemaRef(OBJECTS[object].envelope), { type: 'object', properties: { type: { const: type } }, required: ['type'] }] },
+          schema: { allOf: [schemaRef(OBJECTS[object].envelope), { type: 'object', properties: { type: { type: 'string', const: type } }, required: ['type'] }] },
           ...(examples ? { examples } : {}),
         },
       },
     },
     responses: RESPONSES,
-    'x-shapes': ['A'],
+    'x-shapes': [object === 'payment' ? shape : 'A'],
   };
 }
 
-/** The `webhooks` section: one entry per event type. */
-export function webhooks(): Record<string, { post: OperationObject }> {
-  return Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhook(type) }]));
+/** The `webhooks` section of a document in `shape`: one entry per event type. */
+export function webhooks(shape: Shape): Record<string, { post: OperationObject }> {
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhook(type, shape) }]));
 }
 
 /**

@@ -1,39 +1,35 @@
 // The Events API (docs/events.md): list, retrieve with deliveries and attempts, retry. Shape A only.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
+import { eventRetryIdentity } from '../../domain/idempotency';
 import { EventService } from '../../services/events';
 import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
+import { requireCapability } from '../middleware/capability';
 import { resolveVersion } from '../middleware/version';
-import { listEventsQuerySchema, retryEventSchema } from '../schemas/events';
+import { route } from '../operations/operation';
+import { listEvents, retrieveEvent, retryEvent } from '../operations/events';
 import { serializeEvent, serializeEventDetail } from '../../representations/event';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { respondIdempotently } from '../respond';
-import { readOptionalJsonBody, validateBody, validateQuery } from '../validation';
+import { checkListWindow, readOptionalJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerEventRoutes(router: AppRouter, deps: Deps): void {
   const service = new EventService(deps);
   const auth = authenticate(deps);
 
-  router.get('listEvents', '/v1/events', auth, resolveVersion('A'), async (ctx) => {
-    const query = validateQuery(listEventsQuerySchema, ctx.query);
-    if (query.starting_after && query.ending_before) {
-      throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
-    }
-    const createdGte = query['created[gte]'];
-    const createdLt = query['created[lt]'];
-    if (createdGte !== undefined && createdLt !== undefined && createdGte > createdLt) {
-      throw new ApiError('invalid_search_criteria', { param: 'created[lt]', message: '`created[lt]` must not be before `created[gte]`.' });
-    }
+  route(router, listEvents, auth, resolveVersion('A'), async (ctx) => {
+    const query = validateQuery(listEvents.query.A, ctx.query);
+    checkListWindow(query);
     const result = await service.list(authOf(ctx), {
       limit: query.limit,
       startingAfter: query.starting_after,
       endingBefore: query.ending_before,
       types: query.type?.flat(),
       objectId: query.object_id,
-      createdGte,
-      createdLt,
+      createdGte: query['created[gte]'],
+      createdLt: query['created[lt]'],
       deliverySuccess: query.delivery_success,
     });
     if ('cursorNotFound' in result) {
@@ -42,21 +38,20 @@ export function registerEventRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = { object: 'list', data: result.data.map(serializeEvent), has_more: result.hasMore, url: '/v1/events' };
   });
 
-  router.get('retrieveEvent', '/v1/events/:id', auth, resolveVersion('A'), async (ctx) => {
+  route(router, retrieveEvent, auth, resolveVersion('A'), async (ctx) => {
     const id = eventIdParam(ctx.params.id!);
     const detail = await service.find(authOf(ctx), id);
     if (!detail) throw new ApiError('object_not_found', { param: 'id', message: `No such event: ${id}.` });
     ctx.body = serializeEventDetail(detail.event, detail.deliveries);
   });
 
-  router.post('retryEvent', '/v1/events/:id/retry', auth, resolveVersion('A'), requireIdempotencyKey, async (ctx) => {
-    const request = validateBody(retryEventSchema, await readOptionalJsonBody(ctx, deps.config.maxBodyBytes));
+  route(router, retryEvent, auth, resolveVersion('A'), requireCapability('manage_webhooks'), requireIdempotencyKey, async (ctx) => {
+    const request = validateBody(retryEvent.requestBody.A.schema, await readOptionalJsonBody(ctx, deps.config.maxBodyBytes));
     const id = eventIdParam(ctx.params.id!);
     const endpointId = request.webhook_endpoint_id;
     await respondIdempotently(ctx, deps, {
-      operation: 'events.retry',
+      identity: eventRetryIdentity(id, endpointId),
       objectKind: 'attempt',
-      identity: { event_id: id, webhook_endpoint_id: endpointId },
       create: async () => {
         const result = await service.retry(authOf(ctx), id, endpointId);
         if ('notFound' in result) {

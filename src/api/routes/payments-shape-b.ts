@@ -2,6 +2,7 @@
 // Thin: parse, delegate, serialize. The creates are
 // reached from the shared payment routes when the request's shape is B; the refund is Shape B only.
 import { ApiError } from '../../domain/errors';
+import { shapeBDirectCreateIdentity, shapeBHostedCreateIdentity, shapeBRefundIdentity } from '../../domain/idempotency';
 import type { BillingDetails, PaymentView } from '../../domain/payment';
 import { declineOf } from '../../domain/payment-shape-b';
 import { ShapeBPaymentService } from '../../services/shape-b-payments';
@@ -13,7 +14,9 @@ import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { PAYMENT_SHAPES } from '../../representations/payment-shapes';
 import { respondIdempotently } from '../respond';
-import { directPaymentSchemaB, hostedPaymentSchemaB, type CustomerB } from '../schemas/payments-shape-b';
+import type { CustomerB } from '../schemas/payments-shape-b';
+import { route } from '../operations/operation';
+import { createHostedPayment, createPayment, refundPaymentB } from '../operations/payments';
 import { serializePaymentB } from '../../representations/payment-b';
 import { readEmptyJsonBody, readJsonBody, validateBody } from '../validation';
 
@@ -54,15 +57,11 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
     async createDirect(ctx) {
       const auth = authOf(ctx);
       const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-      const request = validateBody(directPaymentSchemaB, body, { livemode: auth.livemode });
+      const request = validateBody(createPayment.requestBody.B.schema, body, { livemode: auth.livemode });
       await respondIdempotently(ctx, deps, {
-        operation: 'payments.create',
-        identityName: 'payments.create_b',
+        identity: shapeBDirectCreateIdentity(request),
         objectKind: 'payment',
         retentionSeconds,
-        // Card fields are not part of the identity, as in Shape A (docs/api-reference.md,
-        // "Idempotency").
-        identity: { amount: request.amount, currency: request.currency },
         create: async (paymentId, retry) => answerDirect(await service.createDirect(auth, {
           amount: request.amount,
           currency: request.currency,
@@ -74,23 +73,15 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
     async createHosted(ctx) {
       const auth = authOf(ctx);
       const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-      const request = validateBody(hostedPaymentSchemaB, body, { livemode: auth.livemode });
+      const request = validateBody(createHostedPayment.requestBody.B.schema, body, { livemode: auth.livemode });
       // With the body's other checks, before the idempotency key is claimed.
       service.checkCallbackUrl(request.callback_url, auth.livemode);
       await respondIdempotently(ctx, deps, {
-        operation: 'payments.create_hosted',
-        identityName: 'payments.create_hosted_b',
+        identity: shapeBHostedCreateIdentity(request),
         objectKind: 'payment',
         retentionSeconds,
-        identity: {
-          amount: request.amount,
-          currency: request.currency,
-          redirect_url: request.redirect_url,
-          customer: request.customer,
-          description: request.description,
-          metadata: request.metadata,
-          callback_url: request.callback_url,
-        },
+        // The answer holds the page URL, whose token the database keeps only hashed or sealed.
+        sealSavedBody: true,
         create: async (paymentId, retry) => {
           const payment = await service.createHosted(auth, {
             integrationType: 'HOSTED_PAYMENT_PAGE',
@@ -117,7 +108,7 @@ export function shapeBPaymentHandlers(deps: Deps): ShapeBPaymentHandlers {
 export function registerShapeBRefundRoute(router: AppRouter, deps: Deps): void {
   const service = new ShapeBPaymentService(deps);
 
-  router.post('refundPaymentB', '/v1/payments/:id/refund', authenticate(deps), resolveVersion('B'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
+  route(router, refundPaymentB, authenticate(deps), resolveVersion('B'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
     await readEmptyJsonBody(ctx, deps.config.maxBodyBytes);
     const id = ctx.params.id!;
     if (!PAYMENT_SHAPES.B.isPaymentId(id)) {
@@ -125,10 +116,9 @@ export function registerShapeBRefundRoute(router: AppRouter, deps: Deps): void {
     }
     const auth = authOf(ctx);
     await respondIdempotently(ctx, deps, {
-      operation: 'payments.refund_b',
+      identity: shapeBRefundIdentity(id),
       objectKind: 'refund',
       retentionSeconds: deps.config.shapeBIdempotencyTtlSeconds,
-      identity: { payment_id: id },
       create: async (refundId, retry) => ({ status: 200, body: serializePaymentB(await service.refundInFull(auth, id, refundId, retry)) }),
     });
   });

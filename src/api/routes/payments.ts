@@ -1,5 +1,6 @@
 // Payment operations: create (Direct and Hosted), retrieve and list. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
+import { paymentCreateIdentity } from '../../domain/idempotency';
 import type { IntegrationType } from '../../domain/payment';
 import { PaymentService } from '../../services/payments';
 import { authOf, type AppContext, type AppRouter } from '../context';
@@ -10,10 +11,12 @@ import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { PAYMENT_SHAPES } from '../../representations/payment-shapes';
 import { respondIdempotently } from '../respond';
-import { directPaymentSchemaA, hostedPaymentSchemaA, listPaymentsQuerySchema, type DirectPaymentRequestA, type HostedPaymentRequestA } from '../schemas/payments';
+import type { DirectPaymentRequestA, HostedPaymentRequestA } from '../schemas/payments';
+import { route } from '../operations/operation';
+import { createHostedPayment, createPayment, listPayments, retrievePayment } from '../operations/payments';
 import { serializePaymentA } from '../../representations/payment-a';
 import { shapeBPaymentHandlers } from './payments-shape-b';
-import { readJsonBody, validateBody, validateQuery } from '../validation';
+import { checkListWindow, readJsonBody, validateBody, validateQuery } from '../validation';
 
 /** The fields both Shape A creates share; Direct adds the card. */
 type PaymentRequestA = HostedPaymentRequestA & Partial<Pick<DirectPaymentRequestA, 'payment_method_data'>>;
@@ -23,27 +26,14 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
   const auth = authenticate(deps);
   const shapeB = shapeBPaymentHandlers(deps);
 
-  /**
-   * One Shape A create for both integration types: only the identity's currency differs
-   * (docs/api-reference.md, "Idempotency").
-   */
+  /** One Shape A create for both integration types (their identities: src/domain/idempotency.ts). */
   async function createPaymentA(ctx: AppContext, integrationType: IntegrationType, request: PaymentRequestA): Promise<void> {
     const direct = integrationType === 'DIRECT';
     await respondIdempotently(ctx, deps, {
-      operation: direct ? 'payments.create' : 'payments.create_hosted',
+      identity: paymentCreateIdentity(integrationType, request),
       objectKind: 'payment',
-      // Card fields are never part of the identity: a card-only change replays the original.
-      identity: {
-        amount: request.amount,
-        // Direct: the currency text as submitted; Hosted: normalized (trimmed, uppercased).
-        currency: direct ? request.currency : request.currency.trim().toUpperCase(),
-        billing_details: request.billing_details,
-        customer_ip_address: request.customer_ip_address,
-        description: request.description,
-        merchant_customer_id: request.merchant_customer_id,
-        merchant_reference: request.merchant_reference,
-        return_url: request.return_url,
-      },
+      // A hosted answer holds the page URL, whose token the database keeps only hashed or sealed.
+      sealSavedBody: !direct,
       create: async (paymentId, retry) => {
         const payment = await service.create(authOf(ctx), {
           integrationType,
@@ -63,19 +53,19 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
     });
   }
 
-  router.post('createPayment', '/v1/payments', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+  route(router, createPayment, auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
     if (ctx.state.shape === 'B') return shapeB.createDirect(ctx);
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    await createPaymentA(ctx, 'DIRECT', validateBody(directPaymentSchemaA, body, { livemode: authOf(ctx).livemode }));
+    await createPaymentA(ctx, 'DIRECT', validateBody(createPayment.requestBody.A.schema, body, { livemode: authOf(ctx).livemode }));
   });
 
-  router.post('createHostedPayment', '/v1/payments/hpp', auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
+  route(router, createHostedPayment, auth, resolveVersion(), requireCapability('accept_payments'), requireIdempotencyKey, async (ctx) => {
     if (ctx.state.shape === 'B') return shapeB.createHosted(ctx);
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    await createPaymentA(ctx, 'HOSTED_PAYMENT_PAGE', validateBody(hostedPaymentSchemaA, body, { livemode: authOf(ctx).livemode }));
+    await createPaymentA(ctx, 'HOSTED_PAYMENT_PAGE', validateBody(createHostedPayment.requestBody.A.schema, body, { livemode: authOf(ctx).livemode }));
   });
 
-  router.get('retrievePayment', '/v1/payments/:id', auth, resolveVersion(), async (ctx) => {
+  route(router, retrievePayment, auth, resolveVersion(), async (ctx) => {
     const id = ctx.params.id!;
     const shape = PAYMENT_SHAPES[ctx.state.shape];
     if (!shape.isPaymentId(id)) throw new ApiError('invalid_request', { param: 'id', message: `\`id\` must be a Payment id (${shape.paymentIdRule}).` });
@@ -84,22 +74,15 @@ export function registerPaymentRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = shape.serialize(payment);
   });
 
-  router.get('listPayments', '/v1/payments', auth, resolveVersion(), async (ctx) => {
-    const query = validateQuery(listPaymentsQuerySchema, ctx.query);
-    if (query.starting_after && query.ending_before) {
-      throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
-    }
+  route(router, listPayments, auth, resolveVersion(), async (ctx) => {
+    const query = validateQuery(listPayments.query[ctx.state.shape], ctx.query);
+    checkListWindow({ starting_after: query.starting_after, ending_before: query.ending_before });
     const shape = PAYMENT_SHAPES[ctx.state.shape];
-    const statusFilters = ([] as string[]).concat(query.status ?? []).map((value) => {
-      const filter = shape.statusFilter(value);
-      if (!filter) throw new ApiError('invalid_search_criteria', { param: 'status', message: `\`status\` must be one of ${shape.statusValues.join(', ')}.` });
-      return filter;
-    });
     const result = await service.list(authOf(ctx), {
       limit: query.limit,
       startingAfter: query.starting_after,
       endingBefore: query.ending_before,
-      statusFilters,
+      statusFilters: query.status ?? [],
       createdGte: query['created[gte]'],
       createdLt: query['created[lt]'],
     });

@@ -2,9 +2,7 @@
 // Shape A only. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { normalizeCurrency } from '../../domain/money';
-import { parsePayoutSearch } from '../../domain/payout-search';
-import { canonicalIp, destinationDigest, PayoutService, type PayoutListQuery } from '../../services/payouts';
+import { PayoutService } from '../../services/payouts';
 import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
 import { authenticate } from '../middleware/authenticate';
@@ -12,58 +10,28 @@ import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { respondIdempotently } from '../respond';
-import { createPayoutSchema, listPayoutsQuerySchema, type ListPayoutsQuery } from '../schemas/payouts';
+import { payoutListQuery, type ListPayoutsQuery } from '../schemas/payouts';
+import { route } from '../operations/operation';
+import { createPayout, listPayouts, retrievePayout } from '../operations/payouts';
 import { serializePayout } from '../../representations/payout';
-import { readJsonBody, validateBody, validateQuery } from '../validation';
-
-/** The read model's list query for a validated `GET /v1/payouts` query string. */
-export function payoutListQuery(query: ListPayoutsQuery): PayoutListQuery {
-  const currencies = query.currency ?? [];
-  return {
-    limit: query.limit,
-    startingAfter: query.starting_after,
-    endingBefore: query.ending_before,
-    filters: {
-      statuses: query.status ?? [],
-      currencies,
-      brands: query.card_brand ?? [],
-      last4: query.card_last4,
-      createdGte: query['created[gte]'],
-      createdLt: query['created[lt]'],
-      amountGte: query['amount[gte]'],
-      amountLte: query['amount[lte]'],
-      search: query.search === undefined ? undefined : parsePayoutSearch(query.search, currencies),
-    },
-  };
-}
+import { checkListWindow, readJsonBody, validateBody, validateQuery } from '../validation';
 
 export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
   const service = new PayoutService(deps);
   const auth = authenticate(deps);
 
-  router.post('createPayout', '/v1/payouts', auth, resolveVersion('A'), requireCapability('submit_payouts'), requireIdempotencyKey, async (ctx) => {
+  route(router, createPayout, auth, resolveVersion('A'), requireCapability('submit_payouts'), requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(createPayoutSchema, body);
-    const recipientCountry = request.recipient.country.toUpperCase();
+    const request = validateBody(createPayout.requestBody.A.schema, body);
     await respondIdempotently(ctx, deps, {
-      operation: 'payouts.create',
+      identity: service.identity(request),
       objectKind: 'payout',
-      // Parsed values (docs/api-reference.md, "Idempotency"), so `2001:DB8::1` and
-      // `2001:db8:0:0:0:0:0:1`, or `es` and `ES`, are one request.
-      identity: {
-        amount: request.amount,
-        currency: normalizeCurrency(request.currency),
-        initiator_ip_address: canonicalIp(request.initiator_ip_address),
-        recipient: { first_name: request.recipient.first_name, last_name: request.recipient.last_name, country: recipientCountry },
-        destination: { card_number: destinationDigest(deps.config.vaultKeyHex, request.destination.card_number) },
-        merchant_reference: request.merchant_reference,
-      },
       create: async (payoutId, retry) => {
         const payout = await service.submit(authOf(ctx), {
           amount: request.amount,
           currency: request.currency,
           initiatorIpAddress: request.initiator_ip_address,
-          recipient: { ...request.recipient, country: recipientCountry },
+          recipient: request.recipient,
           cardNumber: request.destination.card_number,
           merchantReference: request.merchant_reference ?? null,
         }, payoutId, retry);
@@ -72,8 +40,8 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
     });
   });
 
-  router.get('listPayouts', '/v1/payouts', auth, resolveVersion('A'), async (ctx) => {
-    const query = validateQuery(listPayoutsQuerySchema, ctx.query);
+  route(router, listPayouts, auth, resolveVersion('A'), async (ctx) => {
+    const query = validateQuery(listPayouts.query.A, ctx.query);
     assertCombinable(query);
     const result = await service.list(authOf(ctx), payoutListQuery(query));
     if ('cursorNotFound' in result) {
@@ -88,7 +56,7 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
     };
   });
 
-  router.get('retrievePayout', '/v1/payouts/:payout_id', auth, resolveVersion('A'), async (ctx) => {
+  route(router, retrievePayout, auth, resolveVersion('A'), async (ctx) => {
     const id = ctx.params.payout_id!;
     if (!isId('payout', id)) {
       throw new ApiError('invalid_request', { param: 'payout_id', message: '`payout_id` must be a Payout id (po_ followed by 24 letters or digits).' });
@@ -101,14 +69,7 @@ export function registerPayoutRoutes(router: AppRouter, deps: Deps): void {
 }
 
 function assertCombinable(query: ListPayoutsQuery): void {
-  if (query.starting_after !== undefined && query.ending_before !== undefined) {
-    throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
-  }
-  const createdGte = query['created[gte]'];
-  const createdLt = query['created[lt]'];
-  if (createdGte !== undefined && createdLt !== undefined && createdGte > createdLt) {
-    throw new ApiError('invalid_search_criteria', { param: 'created[lt]', message: '`created[lt]` must not be before `created[gte]`.' });
-  }
+  checkListWindow(query);
   const amountGte = query['amount[gte]'];
   const amountLte = query['amount[lte]'];
   if (amountGte !== undefined && amountLte !== undefined && amountGte > amountLte) {

@@ -1,5 +1,6 @@
 // POST /v1/refunds (docs/api-reference.md, "Refunds"): an update on the parent PaymentWorkflow,
 // which owns the balance. Shape A only, whatever the version asked for.
+import { refundCreateIdentity } from '../../domain/idempotency';
 import { RefundService } from '../../services/refunds';
 import { authOf, type AppRouter } from '../context';
 import type { Deps } from '../../services/context';
@@ -8,26 +9,21 @@ import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { respondIdempotently } from '../respond';
-import { createRefundSchema } from '../schemas/refunds';
+import { route } from '../operations/operation';
+import { createRefund } from '../operations/refunds';
 import { serializeRefundA } from '../../representations/payment-a';
 import { readJsonBody, validateBody } from '../validation';
 
 export function registerRefundRoutes(router: AppRouter, deps: Deps): void {
   const service = new RefundService(deps);
 
-  router.post('createRefund', '/v1/refunds', authenticate(deps), resolveVersion('A'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
+  route(router, createRefund, authenticate(deps), resolveVersion('A'), requireCapability('create_refunds'), requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(createRefundSchema, body);
+    const request = validateBody(createRefund.requestBody.A.schema, body);
     const auth = authOf(ctx);
     await respondIdempotently(ctx, deps, {
-      operation: 'refunds.create',
+      identity: refundCreateIdentity(request),
       objectKind: 'refund',
-      identity: {
-        payment_id: request.payment_id,
-        amount: request.amount,
-        merchant_reference: request.merchant_reference,
-        reason: request.reason,
-      },
       create: async (refundId, retry) => {
         const refund = await service.create(auth, {
           paymentId: request.payment_id,

@@ -2,6 +2,7 @@
 // delete, rotate the secret. Shape A only. Thin: parse, delegate, serialize.
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
+import { webhookEndpointCreateIdentity, secretRotationIdentity } from '../../domain/idempotency';
 import { normalizeEnabledEvents } from '../../domain/webhook-endpoints';
 import { serializeDeletedWebhookEndpoint, serializeWebhookEndpoint } from '../../representations/webhook-endpoint';
 import { isKnownVersion, DEFAULT_VERSION } from '../../representations/versions';
@@ -11,13 +12,15 @@ import { WebhookEndpointService } from '../../services/webhook-endpoints';
 import { destinationPolicy } from '../../webhooks/destination';
 import { authOf, type AppContext, type AppRouter } from '../context';
 import { authenticate } from '../middleware/authenticate';
+import { requireCapability } from '../middleware/capability';
 import { requireIdempotencyKey } from '../middleware/idempotency-key';
 import { resolveVersion } from '../middleware/version';
 import { respondIdempotently } from '../respond';
+import { route } from '../operations/operation';
 import {
-  createWebhookEndpointSchema, listWebhookEndpointsQuerySchema, rotateWebhookSecretSchema, updateWebhookEndpointSchema,
-} from '../schemas/webhook-endpoints';
-import { readJsonBody, readOptionalJsonBody, validateBody, validateQuery } from '../validation';
+  createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, retrieveWebhookEndpoint, rotateWebhookEndpointSecret, updateWebhookEndpoint,
+} from '../operations/webhook-endpoints';
+import { checkListWindow, readJsonBody, readOptionalJsonBody, validateBody, validateQuery } from '../validation';
 
 function endpointIdOf(ctx: AppContext): string {
   const id = ctx.params.id!;
@@ -28,12 +31,20 @@ function endpointIdOf(ctx: AppContext): string {
 }
 
 export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): void {
-  const service = new WebhookEndpointService(deps.dataSource, deps.secretBox, destinationPolicy(deps.config));
+  const service = new WebhookEndpointService(deps.dataSource, deps.secretBox, destinationPolicy(deps.config), {
+    temporal: deps.temporal, taskQueue: deps.config.taskQueue, retrySpanMs: deps.config.webhookRetrySpanSeconds * 1000,
+  });
   const auth = authenticate(deps);
+  const manage = requireCapability('manage_webhooks');
+  /** A saved create or rotation answer (an endpoint with its secret) is replayed only while that secret is current. */
+  const secretReplayCheck = (ctx: AppContext) => (saved: unknown) => {
+    const { id, secret } = saved as { id: string; secret: string };
+    return service.checkSecretReplay(scopeOf(authOf(ctx)), id, secret);
+  };
 
-  router.post('createWebhookEndpoint', '/v1/webhook_endpoints', auth, resolveVersion('A'), requireIdempotencyKey, async (ctx) => {
+  route(router, createWebhookEndpoint, auth, resolveVersion('A'), manage, requireIdempotencyKey, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(createWebhookEndpointSchema, body);
+    const request = validateBody(createWebhookEndpoint.requestBody.A.schema, body);
     const caller = authOf(ctx);
     await service.checkUrl(request.url, caller.livemode);
     const defaultVersion = caller.merchant.default_version;
@@ -44,11 +55,12 @@ export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): vo
       apiVersion: request.api_version ?? (isKnownVersion(defaultVersion) ? defaultVersion : DEFAULT_VERSION),
     };
     await respondIdempotently(ctx, deps, {
-      operation: 'webhook_endpoints.create',
+      identity: webhookEndpointCreateIdentity(input, request.api_version),
       objectKind: 'webhookEndpoint',
-      identity: { url: input.url, enabled_events: input.enabledEvents, description: input.description, api_version: request.api_version },
-      // The answer holds the endpoint's secret: what is kept for replays is sealed.
+      // The answer holds the endpoint's secret: what is kept for replays is sealed, and replayed only
+      // while that secret is the endpoint's current one.
       sealSavedBody: true,
+      checkReplay: secretReplayCheck(ctx),
       create: async (id, retry) => {
         const { endpoint, secret } = await service.create(scopeOf(caller), input, id, retry);
         return { status: 201, body: serializeWebhookEndpoint(endpoint, secret) };
@@ -56,11 +68,9 @@ export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): vo
     });
   });
 
-  router.get('listWebhookEndpoints', '/v1/webhook_endpoints', auth, resolveVersion('A'), async (ctx) => {
-    const query = validateQuery(listWebhookEndpointsQuerySchema, ctx.query);
-    if (query.starting_after !== undefined && query.ending_before !== undefined) {
-      throw new ApiError('invalid_search_criteria', { param: 'ending_before', message: '`starting_after` and `ending_before` cannot be used together.' });
-    }
+  route(router, listWebhookEndpoints, auth, resolveVersion('A'), async (ctx) => {
+    const query = validateQuery(listWebhookEndpoints.query.A, ctx.query);
+    checkListWindow(query);
     const result = await service.list(scopeOf(authOf(ctx)), { limit: query.limit, startingAfter: query.starting_after, endingBefore: query.ending_before });
     if ('cursorNotFound' in result) {
       throw new ApiError('invalid_search_criteria', { param: result.cursorNotFound, message: `\`${result.cursorNotFound}\` is not a webhook endpoint of this account.` });
@@ -68,14 +78,14 @@ export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): vo
     ctx.body = { object: 'list', data: result.rows.map((e) => serializeWebhookEndpoint(e)), has_more: result.hasMore, url: '/v1/webhook_endpoints' };
   });
 
-  router.get('retrieveWebhookEndpoint', '/v1/webhook_endpoints/:id', auth, resolveVersion('A'), async (ctx) => {
+  route(router, retrieveWebhookEndpoint, auth, resolveVersion('A'), async (ctx) => {
     const id = endpointIdOf(ctx);
     ctx.body = serializeWebhookEndpoint(await service.retrieve(scopeOf(authOf(ctx)), id));
   });
 
-  router.post('updateWebhookEndpoint', '/v1/webhook_endpoints/:id', auth, resolveVersion('A'), async (ctx) => {
+  route(router, updateWebhookEndpoint, auth, resolveVersion('A'), manage, async (ctx) => {
     const body = await readJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(updateWebhookEndpointSchema, body);
+    const request = validateBody(updateWebhookEndpoint.requestBody.A.schema, body);
     const id = endpointIdOf(ctx);
     const caller = authOf(ctx);
     if (request.url !== undefined) await service.checkUrl(request.url, caller.livemode);
@@ -84,17 +94,28 @@ export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): vo
     }));
   });
 
-  router.delete('deleteWebhookEndpoint', '/v1/webhook_endpoints/:id', auth, resolveVersion('A'), async (ctx) => {
+  route(router, deleteWebhookEndpoint, auth, resolveVersion('A'), manage, async (ctx) => {
     const id = endpointIdOf(ctx);
     await service.delete(scopeOf(authOf(ctx)), id);
     ctx.body = serializeDeletedWebhookEndpoint(id);
   });
 
-  router.post('rotateWebhookEndpointSecret', '/v1/webhook_endpoints/:id/rotate_secret', auth, resolveVersion('A'), async (ctx) => {
+  // A rotation takes an Idempotency-Key as a create does: a retry after a lost answer must not
+  // rotate twice (docs/webhooks.md, "Rotating a secret").
+  route(router, rotateWebhookEndpointSecret, auth, resolveVersion('A'), manage, requireIdempotencyKey, async (ctx) => {
     const body = await readOptionalJsonBody(ctx, deps.config.maxBodyBytes);
-    const request = validateBody(rotateWebhookSecretSchema, body);
+    const request = validateBody(rotateWebhookEndpointSecret.requestBody.A.schema, body);
     const id = endpointIdOf(ctx);
-    const { endpoint, secret } = await service.rotateSecret(scopeOf(authOf(ctx)), id, request.grace_period_seconds);
-    ctx.body = serializeWebhookEndpoint(endpoint, secret);
+    const scope = scopeOf(authOf(ctx));
+    await respondIdempotently(ctx, deps, {
+      identity: secretRotationIdentity(id, request.grace_period_seconds),
+      objectKind: 'webhookSecret',
+      sealSavedBody: true,
+      checkReplay: secretReplayCheck(ctx),
+      create: async (secretId, retry) => {
+        const { endpoint, secret } = await service.rotateSecret(scope, id, request.grace_period_seconds, secretId, retry);
+        return { status: 200, body: serializeWebhookEndpoint(endpoint, secret) };
+      },
+    });
   });
 }

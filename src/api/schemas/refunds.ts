@@ -12,8 +12,10 @@ export interface CreateRefundRequest {
 }
 
 export const createRefundSchema = Joi.object<CreateRefundRequest>({
-  payment_id: Joi.string().max(255).required(),
-  amount: amount().required(),
-  reason: text(MAX_REFUND_REASON_LENGTH).required(),
+  payment_id: Joi.string().max(255).required()
+    .description('The parent Payment, which must be `SUCCEEDED`. An unknown id is `404 object_not_found`.'),
+  amount: amount().required()
+    .description('Minor units of the Payment\'s currency. At most the Payment\'s `amount_refundable`, else `422 amount_exceeds_refundable`.'),
+  reason: text(MAX_REFUND_REASON_LENGTH).required().description('Why the refund is made.'),
   merchant_reference: merchantReference(),
-}).required();
+}).required().description('A Refund of all or part of a `SUCCEEDED` Payment, in its currency.');

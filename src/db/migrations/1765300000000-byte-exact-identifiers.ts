@@ -2,13 +2,14 @@
 // The tables were created with utf8mb4_unicode_ci, which folds case and accents and pads with
 // spaces: `Idempotency-Key: order-abc` replayed the Payment of `ORDER-ABC`, and a case-swapped
 // `pay_...` id or hosted page token found the object. Those columns move to a binary NO PAD
-// collation (MariaDB `utf8mb4_nopad_bin`, MySQL 8 `utf8mb4_0900_bin`; `utf8mb4_bin` still pads,
+// collation (the server's own, from helpers/dialect.ts; `utf8mb4_bin` still pads,
 // so `key` and `key ` would stay one key), and so do the defaults of every table and of the
 // database, so that a column added later is byte-exact unless it asks otherwise. Human text
 // (names, descriptions, messages) keeps its collation. SQLite already compares with BINARY.
 //
-// Frozen: the column list is written out here and nothing is imported that may change later.
+// Frozen: the column list is written out here; the collation comes from the frozen dialect helper.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { binaryNoPadCollation } from './helpers/dialect';
 
 type Column = [name: string, length: number, nullable: boolean];
 
@@ -33,17 +34,6 @@ const OTHER_TABLES = ['payout_counts', 'payout_search_suffixes', 'payout_search_
 /** The collation every table had before. */
 const FOLDING = 'utf8mb4_unicode_ci';
 
-/** The server's binary NO PAD collation of utf8mb4: MariaDB's, else MySQL 8's. */
-async function binaryNoPad(queryRunner: QueryRunner): Promise<string> {
-  const rows = (await queryRunner.query(
-    "SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin')",
-  )) as Array<{ name: string }>;
-  const names = rows.map((row) => row.name);
-  const found = ['utf8mb4_nopad_bin', 'utf8mb4_0900_bin'].find((name) => names.includes(name));
-  if (!found) throw new Error('the database server has no binary NO PAD collation for utf8mb4 (MariaDB 10.2+ or MySQL 8.0.17+ needed)');
-  return found;
-}
-
 async function collate(queryRunner: QueryRunner, collation: string): Promise<void> {
   for (const [table, columns] of Object.entries(IDENTIFIERS)) {
     const modify = columns.map(([name, length, nullable]) => `MODIFY \`${name}\` VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE ${collation} ${nullable ? 'NULL' : 'NOT NULL'}`);
@@ -60,7 +50,7 @@ export class ByteExactIdentifiers1765300000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (!onMysql(queryRunner)) return;
-    await collate(queryRunner, await binaryNoPad(queryRunner));
+    await collate(queryRunner, await binaryNoPadCollation(queryRunner));
   }
 
   /** Fails on a unique index if two keys now differ only in case, accents or trailing spaces. */

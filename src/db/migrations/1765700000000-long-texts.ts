@@ -4,26 +4,36 @@
 // holds 16 MB, far beyond the 2 MB a workflow's activity input may carry. SQLite's TEXT has no
 // such limit: nothing to do there.
 //
-// Frozen: the columns and their collations are written out here.
+// Frozen: the columns and their collations are written out here (the byte-exact one is the
+// server's binary NO PAD collation, which MariaDB and MySQL 8 name differently).
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { isMysql } from './helpers/dialect';
+import { binaryNoPadCollation, isMysql } from './helpers/dialect';
 
+const BINARY_NO_PAD = Symbol('binary NO PAD');
 const COLUMNS = [
   { table: 'events', column: 'payload', collation: 'utf8mb4_unicode_ci', nullable: false },
-  { table: 'events', column: 'payload_b', collation: 'utf8mb4_nopad_bin', nullable: true },
+  { table: 'events', column: 'payload_b', collation: BINARY_NO_PAD, nullable: true },
   { table: 'idempotency_records', column: 'response_body', collation: 'utf8mb4_unicode_ci', nullable: true },
-];
+] as const;
+
+async function modify(queryRunner: QueryRunner, type: 'MEDIUMTEXT' | 'TEXT'): Promise<void> {
+  const binary = await binaryNoPadCollation(queryRunner);
+  for (const c of COLUMNS) {
+    const collation = c.collation === BINARY_NO_PAD ? binary : c.collation;
+    await queryRunner.query(`ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` ${type} CHARACTER SET utf8mb4 COLLATE ${collation} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+  }
+}
 
 export class LongTexts1765700000000 implements MigrationInterface {
   name = 'LongTexts1765700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (!isMysql(queryRunner)) return;
-    for (const c of COLUMNS) await queryRunner.query(`ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE ${c.collation} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+    await modify(queryRunner, 'MEDIUMTEXT');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     if (!isMysql(queryRunner)) return;
-    for (const c of COLUMNS) await queryRunner.query(`ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` TEXT CHARACTER SET utf8mb4 COLLATE ${c.collation} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+    await modify(queryRunner, 'TEXT');
   }
 }

@@ -3,10 +3,11 @@
 // only (see state.ts); the HTTP API is described in README.md next to this file.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import getRawBody from 'raw-body';
+import { httpLimits, type HttpLimits } from '../../config';
+import { createHttpServer, listen } from '../../web/transport';
 import { Acquirer, BAD_GATEWAY_HTML, type Answer } from './acquirer';
 import { Notifier } from './notify';
 import { challengePage, devicePage, gonePage, notFoundPage } from './pages';
@@ -67,11 +68,12 @@ function write(ctx: Koa.Context, answer: Answer): void {
   }
 }
 
-function faultAnswer(status: Faults['failStatus']): Answer {
+function faultAnswer({ failStatus: status, retryAfterSeconds }: Faults): Answer {
+  const retryAfter: Record<string, string> = retryAfterSeconds === null ? {} : { 'Retry-After': String(retryAfterSeconds) };
   switch (status) {
-    case 429: return { status, headers: { 'Retry-After': '1' }, json: { error: 'rate_limited' } };
+    case 429: return { status, headers: { 'Retry-After': '1', ...retryAfter }, json: { error: 'rate_limited' } };
     case 502: return { status, html: BAD_GATEWAY_HTML };
-    case 503: return { status, json: { error: 'service_unavailable' } };
+    case 503: return { status, headers: retryAfter, json: { error: 'service_unavailable' } };
     default: return { status, json: { error: 'internal_error' } };
   }
 }
@@ -136,6 +138,11 @@ function parseFaults(body: unknown): Faults | null {
     }
     faults.failStatus = input.fail_status;
   }
+  if (input.retry_after !== undefined) {
+    const retryAfter = count(input.retry_after);
+    if (retryAfter === null) return null;
+    faults.retryAfterSeconds = retryAfter;
+  }
   if (input.duplicate_answer !== undefined && typeof input.duplicate_answer !== 'boolean') return null;
   // Optional scope, so background traffic (payouts still polling, say) cannot use up a test's faults.
   if (input.path_prefix !== undefined) {
@@ -159,6 +166,7 @@ function faultsJson(faults: Faults): Record<string, number | string | null> {
     latency_ms: faults.latencyMs,
     fail_next: faults.failNext,
     fail_status: faults.failStatus,
+    retry_after: faults.retryAfterSeconds,
     reset_next: faults.resetNext,
     reset_after_next: faults.resetAfterNext,
     duplicate_next: faults.duplicateNext,
@@ -168,6 +176,8 @@ function faultsJson(faults: Faults): Record<string, number | string | null> {
 }
 
 const PAGE_HEADERS = {
+  // The 3DS page takes the shopper's decision: another site must not frame it and click for them.
+  'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -179,7 +189,7 @@ function page(ctx: Koa.Context, status: number, html: string, nonce?: string): v
   // No form-action directive: browsers apply it to the redirect after the POST, which goes to
   // the merchant's return_url on another origin.
   const script = nonce ? `'nonce-${nonce}'` : "'none'";
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; base-uri 'none'`);
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; base-uri 'none'; frame-ancestors 'none'`);
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;
 }
@@ -262,7 +272,7 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
     }
     if (faults.failNext > 0) {
       faults.failNext -= 1;
-      write(ctx, faultAnswer(faults.failStatus));
+      write(ctx, faultAnswer(faults));
       return;
     }
     if (faults.duplicateNext > 0) {
@@ -395,19 +405,17 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (port 0 picks a free one); the 3DS base URL defaults to the bound address. */
-export async function startSandbox(options: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
+/**
+ * Listens on host:port (port 0 picks a free one) with the transport bounds of every server of the
+ * project (HTTP_* settings); the 3DS base URL defaults to the bound address.
+ */
+export async function startSandbox(options: SandboxOptions & { port?: number; host?: string; http?: HttpLimits }): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const { app, state, stop } = createSandboxApp(options);
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const log = options.log ?? (() => undefined);
+  const line = (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`);
+  const server = createHttpServer(app.callback(), { limits: options.http ?? httpLimits(), logger: { info: line, warn: line } });
+  const port = await listen(server, options.port ?? 0, host);
   const url = `http://${host}:${port}`;
   if (state.settings.publicUrl === null) state.settings.publicUrl = url;
   let closing: Promise<void> | null = null;

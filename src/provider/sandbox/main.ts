@@ -1,11 +1,12 @@
 // Entry point of the sandbox acquirer: `npm run sandbox`. State is in memory; a restart forgets it.
-// Settings: sandboxConfig() in src/config.ts (the variables are listed in README.md here).
-import { assertSecrets, sandboxConfig } from '../../config';
+// Settings: ./config.ts (docs/configuration.md, "Sandbox acquirer").
+import { assertSecrets } from '../../config';
 import { startSandbox } from './app';
+import { sandboxConfig } from './config';
 
 async function main(): Promise<void> {
   assertSecrets(['SANDBOX_NOTIFY_SECRET', 'SANDBOX_CONTROL_TOKEN']);
-  const { port, settleMs, publicUrl, notifySecret, controlToken } = sandboxConfig();
+  const { port, settleMs, publicUrl, notifySecret, controlToken, http } = sandboxConfig();
 
   const sandbox = await startSandbox({
     port,
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     publicUrl,
     notifySecret,
     controlToken,
+    http,
     log: (line) => console.log(line),
   });
   console.log(

@@ -13,7 +13,7 @@ export interface SandboxOptions {
   /** Bearer token of the control endpoints (`/_sandbox/*`); without one they answer 404. */
   controlToken?: string | null;
   /** Base of the 3DS page URLs; defaults to the origin of the request that created them. */
-  publicUrl?: string;
+  publicUrl?: string | null;
   /** Delay of the first answer for the slow payout card (4000007000000007). */
   timeoutDelayMs?: number;
   /** How long a 3DS completion waits for the service to take the notification. */
@@ -92,6 +92,8 @@ export interface Faults {
   /** The next N calls answer `failStatus` without being processed. */
   failNext: number;
   failStatus: 429 | 500 | 502 | 503;
+  /** The `Retry-After` (seconds) of those answers: 1 on a 429 unless set; a 503 carries one only when set. */
+  retryAfterSeconds: number | null;
   /** The next N calls have their socket destroyed without an answer, before processing. */
   resetNext: number;
   /** The next N calls are processed, then their socket is destroyed (the provider acted). */
@@ -127,7 +129,7 @@ export interface SandboxState {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, failStatus: 503, resetNext: 0, resetAfterNext: 0, duplicateNext: 0, pathPrefix: '/v1/', method: null };
+  return { latencyMs: 0, failNext: 0, failStatus: 503, retryAfterSeconds: null, resetNext: 0, resetAfterNext: 0, duplicateNext: 0, pathPrefix: '/v1/', method: null };
 }
 
 export function createState(publicUrl: string | null): SandboxState {

@@ -8,9 +8,10 @@ import type { DataSource } from 'typeorm';
 import { serializePaymentA } from '../../../src/representations/payment-a';
 import { serializePayout } from '../../../src/representations/payout';
 import { findPayment } from '../../../src/read-models/payments';
+import { TEST_BOX } from '../payments';
 import { findPayout } from '../../../src/read-models/payouts';
-import { paymentQuery } from '../../../workflows/contracts/payment';
-import { payoutQuery } from '../../../workflows/contracts/payout';
+import { paymentQuery } from '../../../contracts/payment';
+import { payoutQuery } from '../../../contracts/payout';
 import { sandboxControl } from '../sandbox';
 import type { Outcome } from './cards';
 import { createUntilSettled, type Answer, type IdempotentCreate } from './client';
@@ -179,7 +180,7 @@ async function readModelMismatch(dataSource: DataSource, client: Client, object:
     return a === b && model.version === workflow.version ? null : `read model v${model.version} ${a} != workflow v${workflow.version} ${b}`;
   }
   const paymentId = object.kind === 'payment' ? object.id : paymentOf.get(object.id)!;
-  const [model, workflow] = await Promise.all([findPayment(dataSource, scope, paymentId), workflowState(client, paymentId, paymentQuery)]);
+  const [model, workflow] = await Promise.all([findPayment(dataSource, TEST_BOX, scope, paymentId), workflowState(client, paymentId, paymentQuery)]);
   if (!model) return 'no read model row';
   const a = JSON.stringify(serializePaymentA(model));
   const b = JSON.stringify(serializePaymentA(workflow));

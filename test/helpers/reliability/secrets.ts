@@ -60,10 +60,14 @@ function cardNeedles(): Needle[] {
   });
 }
 
-/** A CVC as a JSON string value (escaped or not, as inside a JSON column or a log line), or any `cvc` member. */
+/**
+ * A CVC as a JSON string value (escaped or not, as inside a JSON column or a log line), or any
+ * `cvc` member. Not the id of a Temporal schedule's local activity (`"ActivityID":"737"` in its
+ * markers), a counter that reaches a CVC's digits in a long run.
+ */
 function cvcNeedles(): Needle[] {
   const values = usedCvcValues().map((cvc) => {
-    const pattern = new RegExp(`\\\\*"${escape(cvc)}\\\\*"`);
+    const pattern = new RegExp(`(?<!\\\\*"ActivityID\\\\*"\\s*:\\s*\\\\*)\\\\*"${escape(cvc)}\\\\*"`);
     return { label: `CVC value ${'*'.repeat(cvc.length)}`, test: (text: string) => pattern.test(text) };
   });
   const member = /\\*"cvc\\*"\s*:/i;
