@@ -261,12 +261,14 @@ it('records every main path and replays the exported histories', async () => {
 
   // RECORD_HISTORIES=<scenario>,... adds those histories to the committed set. A released history is
   // never recorded again: it is what the runs open in production replay against (docs/operations.md).
+  // `<scenario>-patched-<change>` records the scenario's new path under a patch beside the released one.
   const recording = (process.env.RECORD_HISTORIES ?? '').split(',').filter(Boolean);
   const committed = path.join(__dirname, '..', 'replay', 'histories');
-  for (const scenario of recording) {
+  for (const name of recording) {
+    const scenario = name.replace(/-patched-[a-z0-9-]+$/, '');
     const file = written.find((f) => path.basename(f) === `${scenario}.json`);
     if (!file) throw new Error(`RECORD_HISTORIES: no scenario ${scenario}`);
-    const target = path.join(committed, path.basename(file));
+    const target = path.join(committed, `${name}.json`);
     if (RELEASED && fs.existsSync(target)) throw new Error(`RECORD_HISTORIES: ${scenario} is a released history; it is never recorded again`);
     fs.copyFileSync(file, target);
   }

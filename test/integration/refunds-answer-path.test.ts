@@ -7,7 +7,8 @@ import type { RunningApi } from '../../src/api/server';
 import { call, type CallResult, eventually, startTestApi, useTestApi } from '../helpers/api';
 import { readPayment, succeededPayment as paid } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
-import { paymentQuery } from '../../contracts/payment';
+import { paymentQuery, refundUpdate } from '../../contracts/payment';
+import { newId } from '../../src/domain/ids';
 import { Client, Connection } from '@temporalio/client';
 import { replayHistories } from '../../src/replay/histories';
 import { workflowBundle } from '../../workers/worker';
@@ -178,4 +179,30 @@ describe('a hot Payment', () => {
       expect(shown.refunds.map((r) => r.id)).toEqual(order.slice(0, shown.refunds.length));
     });
   }, 240_000);
+});
+
+describe('the projector\'s hold on refund submissions', () => {
+  it('ends on a timer: a refund the validator rejects after it leaves nothing that replay cannot explain', async () => {
+    const payment = await succeededPayment(t.api, 1000);
+    const handle = t.api.deps.temporal.workflow.getHandle(payment.id);
+    // The acquirer holds the submission well past the projector's 250 ms hold.
+    await setSandboxFaults({ latency_ms: 1500, path_prefix: '/v1/refunds', method: 'POST' });
+    const slow = refund(t.api, { payment_id: payment.id, amount: 600, reason: 'slow submission' });
+    await eventually(async () => (await handle.describe()).raw.pendingActivities ?? [], (pending) => pending.some((a) => a.activityType?.name === 'submitRefund'), 20_000, 50);
+    await new Promise((r) => setTimeout(r, 500));
+    // Sent to the workflow itself, so the API's own balance check cannot answer first: the
+    // validator rejects it in a workflow task history does not keep.
+    const over = { refundId: newId('refund'), amount: 600, reason: 'over the balance', merchantReference: null };
+    const rejected = await handle.executeUpdate(refundUpdate, { args: [over] }).then(() => null, (error: { cause?: Error }) => error);
+    expect(rejected?.cause?.message).toBe('amount_exceeds_refundable');
+    await clearSandboxFaults();
+    expect((await slow).status).toBe(201);
+
+    const history = await handle.fetchHistory();
+    const names = (history.events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes')));
+    expect(names).toContain('timerFiredEventAttributes');
+    // Without a cause in history (the hold ending on the clock inside that task) replay fails.
+    const outcomes = await replayHistories(await workflowBundle(), [{ workflowId: payment.id, history }], t.api.deps.config.temporalCodec);
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+  });
 });

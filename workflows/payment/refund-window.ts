@@ -7,7 +7,7 @@
 // projector. The RefundWorkflow reports later moves through `refundProgress`, and a failed refund
 // gives its amount back. History stays bounded through continue-as-new; a run about to continue
 // sends new refunds back to be sent again to the next run.
-import { ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureMessage } from '../../src/domain/failure-codes';
 import { refundsMovedSince, type RefundView } from '../../src/domain/payment';
 import { amountRefundable, checkRefund, isTerminalRefundStatus } from '../../src/domain/refunds';
@@ -40,9 +40,15 @@ export function handleRefunds(state: PaymentState): void {
 
 export async function refundWindow(state: PaymentState): Promise<void> {
   const windowEndsMs = ((state.payment.status_transitions.succeeded_at ?? nowSeconds()) + state.settings.refundWindowSeconds) * 1000;
-  const closed = () => Date.now() >= windowEndsMs && state.payment.refunds.every((r) => isTerminalRefundStatus(r.status));
+  // The window's end is read from the clock only once a wait returns (history has its cause), not
+  // inside the condition: see HOLD_ENDS_ON_TIMER_PATCH (workflows/payment/state.ts).
+  const onTimer = patched(WINDOW_ENDS_ON_TIMER_PATCH);
+  let ended = false;
+  const windowOver = () => (onTimer ? ended : Date.now() >= windowEndsMs);
+  const closed = () => windowOver() && state.payment.refunds.every((r) => isTerminalRefundStatus(r.status));
   for (;;) {
     await condition(() => closed() || state.rollOverDue(), Math.max(windowEndsMs - Date.now(), 1000));
+    ended = Date.now() >= windowEndsMs;
     if (closed()) return;
     if (state.rollOverDue()) {
       // No refund handler may be mid-way (allHandlersFinished, through quiet), or its update would
@@ -53,6 +59,9 @@ export async function refundWindow(state: PaymentState): Promise<void> {
     }
   }
 }
+
+/** The refund window's end is seen when a wait returns, never inside a condition (see refundWindow). */
+const WINDOW_ENDS_ON_TIMER_PATCH = 'refund-window-ends-on-timer';
 
 const refundById = (state: PaymentState, id: string) => state.payment.refunds.find((r) => r.id === id);
 
@@ -90,14 +99,13 @@ async function refund(state: PaymentState, command: RefundCommand): Promise<Refu
     // Reserved before the first await: concurrent refunds see this amount as taken.
     state.change({ refunds: [...payment.refunds, reserved] });
     state.refundsThisRun += 1;
-    if (state.submitting === 0) state.submittingSince = Date.now();
-    state.submitting += 1;
+    state.beginSubmission();
     try {
       const submission = await submit(state, reserved);
       recordProgress(state, refundProgress(id, submission));
       startRefundWorkflow(state, refundById(state, id)!, submission);
     } finally {
-      state.submitting -= 1;
+      state.endSubmission();
     }
   }
   // A retry of a refund whose submission is still with the provider waits for its answer.

@@ -1,6 +1,6 @@
 // The state of one PaymentWorkflow run: the Payment (through its projection), what the workflow
 // knows of its authorization, and the few operations every phase and handler uses.
-import { allHandlersFinished, condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, patched, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { failureMessage, type FailureCode } from '../../src/domain/failure-codes';
 import { canTransition, emptyTransitions, refundsMovedSince, stampTransition, type PaymentView } from '../../src/domain/payment';
 import { amountRefundable, amountRefunded, holdsAmount } from '../../src/domain/refunds';
@@ -25,6 +25,13 @@ const HISTORY_BYTES_PER_REFUND = 6_000;
 /** How long the projector waits at most for refund submissions' answers. */
 const HOLD_PROJECTION_MS = 250;
 
+/**
+ * The projector's hold ends on a timer, not on the clock read inside its `condition()`: a workflow
+ * task that history does not keep (a refund update the validator rejected) re-evaluates conditions
+ * at its own time, and a hold ending there scheduled an activity that replay found no cause for.
+ */
+const HOLD_ENDS_ON_TIMER_PATCH = 'hold-ends-on-timer';
+
 /** Statuses that complete a Payment for its Shape B `callback_url`. */
 const COMPLETED: readonly PaymentView['status'][] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
 
@@ -39,8 +46,10 @@ export class PaymentState {
   /** An attempt got no answer and the provider may have acted: it may hold an authorization under the Payment's key. */
   providerMayHoldAuthorization = false;
   /** Refund submissions with the provider, and since when one has been out (ms, workflow time). */
-  submitting = 0;
-  submittingSince = 0;
+  private submitting = 0;
+  private submittingSince = 0;
+  /** The timer that ends the projector's hold on those submissions (HOLD_ENDS_ON_TIMER_PATCH). */
+  private holdTimer: { scope: CancellationScope; over: boolean } | null = null;
   /** Refunds this run took: the run continues as new after `settings.refundsPerRun`. */
   refundsThisRun = 0;
   /** About how many bytes this run's refund answers put in history. */
@@ -60,7 +69,7 @@ export class PaymentState {
       projected: this.created,
       // The projector waits for a submission's answer rather than write the PENDING refund it
       // replaces, but not for long: on a hot Payment submissions may overlap without a gap.
-      held: () => this.submitting > 0 && Date.now() - this.submittingSince < HOLD_PROJECTION_MS,
+      held: () => this.held(),
     });
   }
 
@@ -70,6 +79,32 @@ export class PaymentState {
 
   get settings(): PaymentSettings {
     return this.input.settings;
+  }
+
+  /** A refund submission goes to the provider: the first of a burst holds the projector for a while. */
+  beginSubmission(): void {
+    this.submitting += 1;
+    if (this.submitting > 1) return;
+    this.submittingSince = Date.now();
+    if (!patched(HOLD_ENDS_ON_TIMER_PATCH)) return;
+    const timer = { scope: new CancellationScope(), over: false };
+    this.holdTimer = timer;
+    timer.scope.run(() => sleep(HOLD_PROJECTION_MS)).then(() => { timer.over = true; }, () => {});
+  }
+
+  /** A submission was answered: the last one out ends the hold. */
+  endSubmission(): void {
+    this.submitting -= 1;
+    if (this.submitting > 0) return;
+    this.holdTimer?.scope.cancel();
+    this.holdTimer = null;
+  }
+
+  /** The projector waits for submissions' answers rather than write the PENDING refunds they replace. */
+  private held(): boolean {
+    if (this.submitting === 0) return false;
+    // Runs that began a burst before the patch end its hold on the clock, as they were recorded.
+    return this.holdTimer ? !this.holdTimer.over : Date.now() - this.submittingSince < HOLD_PROJECTION_MS;
   }
 
   /** Every change goes through here: transition stamps, balance, search attributes, events. */
