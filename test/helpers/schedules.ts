@@ -3,13 +3,16 @@ import { ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { registerChoreSchedules, type ChoreSettings } from '../../src/temporal/chore-schedules';
 import { eventually } from './api';
 
-export async function triggerSchedule(client: Client, scheduleId: string): Promise<{ workflowId: string; runId: string }> {
+export async function triggerSchedule(
+  client: Client, scheduleId: string, overlap: ScheduleOverlapPolicy = ScheduleOverlapPolicy.ALLOW_ALL,
+): Promise<{ workflowId: string; runId: string }> {
   const handle = client.schedule.getHandle(scheduleId);
   // Known by run id: two triggers in one second start runs of the same workflow id.
   const before = new Set((await handle.describe()).info.recentActions.map((a) => a.action.workflow.firstExecutionRunId));
-  // Whatever runs already: a run still going (the suite's CVC sweep runs every second) would make
-  // the schedule's SKIP policy drop the trigger.
-  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  // By default whatever runs already: a run still going (the suite's CVC sweep runs every second)
+  // would make the schedule's SKIP policy drop the trigger. A run started so is not watched by the
+  // schedule, and the next run does not get its result: BUFFER_ONE waits for it.
+  await handle.trigger(overlap);
   const described = await eventually(() => handle.describe(), (d) => d.info.recentActions.some((a) => !before.has(a.action.workflow.firstExecutionRunId)), 20_000);
   const run = described.info.recentActions.filter((a) => !before.has(a.action.workflow.firstExecutionRunId)).at(-1)!;
   return { workflowId: run.action.workflow.workflowId, runId: run.action.workflow.firstExecutionRunId };
