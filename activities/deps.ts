@@ -19,7 +19,7 @@ export interface ActivityDeps {
   /** Test mode talks to the sandbox; live mode to the live provider when one is configured. */
   providers: { test: ProviderClient; live: ProviderClient | null };
   logger: Logger;
-  /** Wakes endpoint circuits (and starts callback delivery workflows) for deliveries whose first attempt failed. */
+  /** Starts callback delivery workflows for deliveries whose first attempt failed. */
   temporal: Client;
   taskQueue: string;
   webhookSecrets: WebhookSecrets;

@@ -1,16 +1,14 @@
 // Events and their delivery: the outbox write (part of `recordChange`, activities/projection.ts),
-// which plans each event's deliveries and hands them to the relay for their first attempts, the
-// endpoint circuit's drains and the (callback) delivery workflow's attempts. Delivery never reports back to the object's workflow.
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+// which plans each event's deliveries and hands them to the relay for their first attempts, and the
+// (callback) delivery workflow's attempts. Delivery never reports back to the object's workflow.
+import { ApplicationFailure } from '@temporalio/activity';
 import { Event, type EventRow } from '../src/db/entities';
 import { isDuplicateKeyError } from '../src/db/errors';
 import { holdsEveryRefund, type PendingEvent } from '../src/domain/events';
 import { eventBody, eventBodyShapeB, refundsOfBody, type RefundA } from '../src/representations/event-body';
 import { giveUpDelivery, planDeliveriesOf } from '../src/webhooks/deliveries';
-import { drainEndpoint } from '../src/webhooks/circuit';
 import { attemptDelivery } from '../src/webhooks/delivery';
 import type { DeliveryInput, DeliveryResult } from '../contracts/webhook-delivery';
-import { ENDPOINT_FAILING, type DrainResult } from '../contracts/webhook-endpoint';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -94,19 +92,6 @@ export function createWebhookActivities(deps: ActivityDeps) {
         case 'refused': throw ApplicationFailure.nonRetryable(outcome.error, 'WebhookRefused');
         case 'failed': throw ApplicationFailure.retryable(outcome.error, 'WebhookAttemptFailed');
       }
-    },
-    /**
-     * One drain of a failing endpoint's queue for its circuit workflow (src/webhooks/circuit.ts). A
-     * failed probe fails the activity with the delay to the next step: its retry is the backoff,
-     * with no workflow task or timer in between. (`failedProbes`, sent by runs started before,
-     * is read from the probe's own attempts now.)
-     */
-    async drainEndpoint(input: { endpointId: string; failedProbes?: number }): Promise<DrainResult> {
-      const result = await drainEndpoint(deps, deps.webhooks.retrySpanSeconds * 1000, { endpointId: input.endpointId }, () => heartbeat());
-      if (result.state === 'failing') {
-        throw ApplicationFailure.create({ type: ENDPOINT_FAILING, message: `endpoint failing; next probe in ${result.retryInSeconds} s`, nextRetryDelay: `${result.retryInSeconds} seconds` });
-      }
-      return result;
     },
     /** Marks a delivery whose schedule ended without a 2xx as failed. */
     async giveUpDelivery(deliveryId: string): Promise<void> {

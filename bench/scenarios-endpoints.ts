@@ -18,9 +18,7 @@ import { webhookDeliveryWorkflow } from '../contracts/webhook-delivery';
 import { meterCpu } from './lib/cpu';
 import { latencyStats, runLoad } from './lib/load';
 import type { TargetCheck } from './lib/target-check';
-import { temporal as proto } from '@temporalio/proto';
 import { withDb } from './lib/seed';
-import { webhookEndpointWorkflow } from '../contracts/webhook-endpoint';
 import { connectionsFor, createSpec, receiverEvents, receiverQuiet, receiverReset, type Context, type FailingEndpointWork, type ReceivedEvent, type StepResult } from './scenarios';
 
 export const ENDPOINTS_CPU_SCENARIO = 'CPU per create by webhook endpoints per merchant (all answering)';
@@ -146,7 +144,7 @@ async function oneDownStep(ctx: Context, rate: number, durationSeconds: number, 
   }
 }
 
-/** What the down endpoints cost from `startedMs` until now: their deliveries, the attempts they refused, their circuits' Temporal actions. */
+/** What the down endpoints cost from `startedMs` until now: their deliveries, the attempts they refused, and any Temporal work they caused. */
 async function failingEndpointWork(ctx: Context, endpointIds: string[], startedMs: number): Promise<FailingEndpointWork> {
   const minutes = (Date.now() - startedMs) / 60_000;
   const { attempts } = (await (await fetch(`${ctx.env.receiverUrl}/down`)).json()) as { attempts: number };
@@ -154,42 +152,30 @@ async function failingEndpointWork(ctx: Context, endpointIds: string[], startedM
     const [rows] = await db.query('SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id IN (?) GROUP BY endpoint_id', [endpointIds]);
     return rows as Array<{ endpoint_id: string; n: number }>;
   });
+  // A circuit has no workflow (src/webhooks/circuit-sweeper.ts): what a failing endpoint can cause
+  // in Temporal is a workflow per delivery, counted here as its actions.
   const connection = await Connection.connect({ address: ctx.env.temporalAddress });
   try {
-    const { EventType } = proto.api.enums.v1;
-    const counted = new Set([EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, EventType.EVENT_TYPE_TIMER_STARTED]);
-    let actions = 0;
-    for (const { endpoint_id: workflowId } of planned) {
-      let nextPageToken: Uint8Array | undefined;
-      do {
-        const page = await connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId }, nextPageToken }).catch(() => null);
-        if (!page) break; // no circuit was opened for it
-        actions += (page.history?.events ?? []).filter((e) => counted.has(e.eventType ?? EventType.EVENT_TYPE_UNSPECIFIED)).length;
-        nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-      } while (nextPageToken);
-      // A drain's retries (the circuit's backoff) are in no history: each is an activity attempt.
-      const described = await connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId } }).catch(() => null);
-      for (const pending of described?.pendingActivities ?? []) actions += Math.max(0, (pending.attempt ?? 1) - 1);
-    }
     const since = new Date(startedMs).toISOString();
     const { count } = await connection.workflowService.countWorkflowExecutions({ namespace: 'default', query: `WorkflowType = '${webhookDeliveryWorkflow.name}' AND StartTime >= '${since}'` });
-    return { endpoints: planned.length, deliveries: planned.reduce((n, r) => n + Number(r.n), 0), attempts, actions, deliveryWorkflows: Number(String(count ?? 0)), minutes };
+    const deliveryWorkflows = Number(String(count ?? 0));
+    return { endpoints: planned.length, deliveries: planned.reduce((n, r) => n + Number(r.n), 0), attempts, actions: deliveryWorkflows, deliveryWorkflows, minutes };
   } finally {
     await connection.close();
   }
 }
 
 /**
- * Ends whatever still retries the endpoints taken down after they were deleted: their circuits end
- * at their next drain (a deleted endpoint's pending deliveries are marked failed), and there should
- * be no delivery workflow. A retry wave that outlived its step would land inside whichever step
+ * Ends whatever still retries the endpoints taken down after they were deleted: their circuits
+ * ended with the delete (a deleted endpoint's pending deliveries are marked failed), and there
+ * should be no delivery workflow. A retry wave that outlived its step would land inside whichever step
  * then runs (in `full-s16`, before the circuit, some 600 attempts fell into the hot Payment's 10/s
  * step; bench/NOTES.md, method section). Healthy deliveries are done by now (receiverQuiet).
  */
 async function endDownRetries(ctx: Context): Promise<void> {
   const connection = await Connection.connect({ address: ctx.env.temporalAddress });
   try {
-    const query = `(WorkflowType = '${webhookDeliveryWorkflow.name}' OR WorkflowType = '${webhookEndpointWorkflow.name}') AND ExecutionStatus = 'Running'`;
+    const query = `WorkflowType = '${webhookDeliveryWorkflow.name}' AND ExecutionStatus = 'Running'`;
     const ended = new Set<string>();
     for (let round = 0; round < 30; round += 1) {
       const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: 'default', query, pageSize: 1000 });
@@ -204,7 +190,7 @@ async function endDownRetries(ctx: Context): Promise<void> {
       // Visibility lags the terminations a little; wait for it before listing again.
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    ctx.log(`  ended ${ended.size} delivery or circuit workflows still retrying the endpoints taken down`);
+    ctx.log(`  ended ${ended.size} delivery workflows still retrying the endpoints taken down`);
   } finally {
     await connection.close();
   }

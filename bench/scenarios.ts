@@ -53,7 +53,7 @@ export interface FailingEndpointWork {
   deliveries: number;
   /** Attempts they refused (503). */
   attempts: number;
-  /** Temporal actions of their circuit workflows: starts, signals, activities and their retries, timers. */
+  /** Temporal actions they caused: their circuits have no workflow, so the delivery workflows started meanwhile. */
   actions: number;
   /** Delivery workflows of their own started meanwhile (the circuit makes none). */
   deliveryWorkflows: number;

@@ -17,6 +17,7 @@ import { clientOn } from '../src/temporal/client';
 import { registerChoreSchedules } from '../src/temporal/chore-schedules';
 import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../src/temporal/codec';
 import { destinationPolicy } from '../src/webhooks/destination';
+import { CircuitSweeper } from '../src/webhooks/circuit-sweeper';
 import { WebhookRelay } from '../src/webhooks/relay';
 import { WebhookSecrets } from '../src/webhooks/secrets';
 import { createWebhookActivities } from '../activities/webhooks';
@@ -168,6 +169,12 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   };
   await poll();
   deps.relay.start();
+  // Failing endpoints are drained by whichever worker's sweeper claims them first.
+  const circuits = new CircuitSweeper(deps, {
+    sweepIntervalMs: config.webhookCircuitSweepSeconds * 1000, concurrency: config.webhookCircuitDrains,
+    leaseMs: config.webhookRelayLeaseSeconds * 1000, retrySpanMs: config.webhookRetrySpanSeconds * 1000,
+  });
+  circuits.start();
   // The purges and the CVC sweep run once per cluster, as schedules whose runs any worker takes.
   if (config.choreSchedules) await registerChoreSchedules(deps.temporal, config, (scheduleId, error) => deps.logger.warn({ scheduleId, err: String(error) }, 'chore schedule left as it is: it could not be read'));
 
@@ -217,7 +224,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
         await resuming;
         suspend();
         await Promise.all([...runs]);
-        await deps.relay.stop();
+        await Promise.all([deps.relay.stop(), circuits.stop()]);
         await operations?.close();
         await checks.close();
         await connection.close();

@@ -4,5 +4,4 @@ export { PaymentWorkflow } from './payment/workflow';
 export { PayoutWorkflow } from './payout/workflow';
 export { RefundWorkflow } from './refund/workflow';
 export { WebhookDeliveryWorkflow } from './webhook-delivery';
-export { WebhookEndpointWorkflow } from './webhook-endpoint';
 export { CvcSweepWorkflow, EventPurgeWorkflow, IdempotencyPurgeWorkflow } from './chores';

@@ -123,9 +123,13 @@ export const WebhookEndpoint = table({
     failing_since: bigint(true),
     /** Why it is disabled: `failing` when the service disabled it; null otherwise. */
     disabled_reason: varchar<WebhookEndpointDisabledReason>(20, true),
+    /** When (ms) a circuit sweeper next drains its queue; while one drains, the end of its lease. Null while the circuit is closed. */
+    next_drain_at: bigint(true),
+    /** Until when (ms) a circuit sweeper holds the endpoint to drain it. */
+    drain_lease_until: bigint(true),
   },
   uniques: [{ name: 'uq_webhook_endpoints_id', columns: ['id'] }],
-  indices: [{ name: 'idx_webhook_endpoints_scope', columns: ['merchant_id', 'livemode', 'seq'] }],
+  indices: [{ name: 'idx_webhook_endpoints_scope', columns: ['merchant_id', 'livemode', 'seq'] }, { name: 'idx_webhook_endpoints_next_drain', columns: ['next_drain_at'] }],
 });
 export type WebhookEndpointRow = RowOf<typeof WebhookEndpoint>;
 

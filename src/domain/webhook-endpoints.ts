@@ -60,3 +60,15 @@ export function bodyForVersion(event: { payload: string; payload_b: string | nul
 export function retryDelaySeconds(initialRetrySeconds: number, attempt: number): number {
   return Math.min(initialRetrySeconds * 2 ** Math.max(0, attempt - 1), 3600);
 }
+
+/** The most a circuit's probe is put back beyond its step: a fifth of it. */
+export const RETRY_JITTER = 0.2;
+
+/**
+ * The delay to a failing endpoint's next probe (ms): its step, and up to a fifth more, so that the
+ * circuits one outage opened together do not probe together. Never less than the step: an endpoint
+ * still gets at most one attempt per step.
+ */
+export function retryDelayMs(initialRetrySeconds: number, attempt: number, random: () => number = Math.random): number {
+  return Math.round(retryDelaySeconds(initialRetrySeconds, attempt) * 1000 * (1 + RETRY_JITTER * random()));
+}

@@ -14,8 +14,6 @@ import { MAX_WEBHOOK_ENDPOINTS, normalizeEnabledEvents, type WebhookEndpointView
 import { cutPage, pageRows, seqPageOf, type CursorNotFound } from '../read-models/seq-pages';
 import { retryingDeadlocks } from '../read-models/versioned-upsert';
 import type { SecretBox } from '../vault/crypto';
-import type { Client } from '@temporalio/client';
-import { nudgeEndpoint, wakeEndpoint } from '../temporal/start-delivery';
 import { endPendingDeliveries, probeNow, resumeEndpoint } from '../webhooks/circuit';
 import { addressRefusal, effectivePort, urlRefusal, type DestinationPolicy } from '../webhooks/destination';
 import { WebhookSecrets, type SecretOwner } from '../webhooks/secrets';
@@ -73,10 +71,8 @@ const ENDPOINT_COLUMNS = [
   'failing_since', 'disabled_reason',
 ] as const;
 
-/** What the service tells an endpoint's circuit workflow (src/webhooks/circuit.ts) when the endpoint changes. */
+/** What the service needs to resume an endpoint's circuit (src/webhooks/circuit.ts) when it is enabled again. */
 export interface EndpointCircuits {
-  temporal: Client;
-  taskQueue: string;
   retrySpanMs: number;
 }
 
@@ -113,7 +109,7 @@ export function endpointView(row: WebhookEndpointRow): WebhookEndpointView {
 export class WebhookEndpointService {
   private readonly secrets: WebhookSecrets;
 
-  /** `circuits` is left out by the admin command, which runs no deliveries: a deleted endpoint's pending deliveries still end. */
+  /** `circuits` is left out by the admin command, which never enables an endpoint again. */
   constructor(
     private readonly dataSource: DataSource, private readonly box: SecretBox, private readonly destinations: DestinationPolicy,
     private readonly circuits?: EndpointCircuits,
@@ -156,7 +152,7 @@ export class WebhookEndpointService {
       id, merchant_id: scope.merchantId, livemode: scope.livemode, url: input.url,
       enabled_events: JSON.stringify(normalizeEnabledEvents(input.enabledEvents)), description: input.description,
       api_version: input.apiVersion, status: 'enabled', operator_managed: false,
-      created_at: nowMs, updated_at: nowMs, deleted_at: null, failing_since: null, disabled_reason: null,
+      created_at: nowMs, updated_at: nowMs, deleted_at: null, failing_since: null, disabled_reason: null, next_drain_at: null, drain_lease_until: null,
     };
     let secret: string | null;
     try {
@@ -189,8 +185,8 @@ export class WebhookEndpointService {
   }
 
   /**
-   * A disabled endpoint that is enabled again resumes its pending deliveries (its circuit workflow
-   * starts); a new URL or a disable is told to a running circuit workflow at once.
+   * A disabled endpoint that is enabled again resumes its pending deliveries (drained at once); a
+   * new URL is probed at once. A disable stops its circuit's next drain.
    */
   async update(scope: EndpointScope, id: string, changes: EndpointChanges): Promise<WebhookEndpointView> {
     const before = await this.get(scope, id);
@@ -201,15 +197,9 @@ export class WebhookEndpointService {
     if (changes.status !== undefined) patch.status = changes.status;
     if (changes.status === 'disabled') patch.disabled_reason = null; // the merchant's own disable
     await this.repo.update({ id }, patch);
-    if (this.circuits) {
-      if (changes.status === 'enabled' && before.status === 'disabled') {
-        if (await resumeEndpoint(this.dataSource, id, this.circuits.retrySpanMs)) await wakeEndpoint(this.circuits, id);
-      } else if (changes.url !== undefined || changes.status === 'disabled') {
-        // A new URL is probed at once.
-        if (changes.url !== undefined) await probeNow(this.dataSource, id);
-        await nudgeEndpoint(this.circuits.temporal, id);
-      }
-    }
+    if (changes.status === 'enabled' && before.status === 'disabled') {
+      if (this.circuits) await resumeEndpoint(this.dataSource, id, this.circuits.retrySpanMs);
+    } else if (changes.url !== undefined) await probeNow(this.dataSource, id);
     return endpointView(await this.get(scope, id));
   }
 
@@ -219,7 +209,6 @@ export class WebhookEndpointService {
     const nowMs = Date.now();
     await this.repo.update({ id }, { deleted_at: nowMs, updated_at: nowMs });
     await endPendingDeliveries(this.dataSource, id, nowMs);
-    if (this.circuits) await nudgeEndpoint(this.circuits.temporal, id);
   }
 
   /**

@@ -1,12 +1,11 @@
-// Starting delivery workflows. A delivery to a webhook endpoint that failed (or was never attempted)
-// wakes its endpoint's circuit workflow (WebhookEndpointWorkflow). A Shape B `callback_url` delivery
-// has no endpoint: it gets a WebhookDeliveryWorkflow of its own, as does an admin command's resend.
-// Idempotent by workflow id: the delivery id, or a resend's own id.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+// Starting delivery workflows. A delivery to a webhook endpoint waits behind its endpoint's circuit
+// (src/webhooks/circuit.ts), with no workflow. A Shape B `callback_url` delivery has no endpoint: it
+// gets a WebhookDeliveryWorkflow of its own, as does an admin command's resend. Idempotent by
+// workflow id: the delivery id, or a resend's own id.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startWorkflow } from './calls';
 import { retryDelaySeconds } from '../domain/webhook-endpoints';
 import { webhookDeliveryWorkflow, type DeliveryInput } from '../../contracts/webhook-delivery';
-import { wakeEndpointSignal, webhookEndpointWorkflow, type WebhookEndpointWorkflowFn } from '../../contracts/webhook-endpoint';
 
 export interface DeliveryStarterDeps {
   temporal: Client;
@@ -34,28 +33,5 @@ export async function startDelivery(
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}
-
-/**
- * Wakes the circuit workflow of an endpoint (workflow id = the endpoint id), starting it if none
- * runs: its next drain attempts the endpoint's oldest pending delivery now.
- */
-export async function wakeEndpoint(deps: Pick<DeliveryStarterDeps, 'temporal' | 'taskQueue'>, endpointId: string): Promise<void> {
-  await deps.temporal.workflow.signalWithStart<WebhookEndpointWorkflowFn, []>(webhookEndpointWorkflow.name, {
-    workflowId: endpointId,
-    taskQueue: deps.taskQueue,
-    args: [{ endpointId }],
-    signal: wakeEndpointSignal,
-    signalArgs: [],
-  });
-}
-
-/** Wakes the endpoint's circuit workflow if one runs (after a change of the endpoint); none running is fine. */
-export async function nudgeEndpoint(temporal: Client, endpointId: string): Promise<void> {
-  try {
-    await temporal.workflow.getHandle(endpointId).signal(wakeEndpointSignal);
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }

@@ -44,7 +44,7 @@ export async function planDeliveries(dataSource: DataSource, secrets: WebhookSec
  * The same for events recorded together (one change record's): the endpoints of each owner and
  * their secrets come in one statement, and every delivery is written in one more. `relayUntilMs`:
  * the relay owns the first attempts until then (their event's lease), so a delivery's next attempt
- * is due then at the latest and an endpoint's circuit workflow does not send it alongside the relay;
+ * is due then at the latest and its endpoint's circuit does not send it alongside the relay;
  * a delivery planned behind an open circuit is due at once.
  */
 export async function planDeliveriesOf(

@@ -4,7 +4,7 @@
 // under the same webhook-id (the event id) and count in the same attempts table.
 import type { DataSource } from 'typeorm';
 import { Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
-import { bodyForVersion, retryDelaySeconds } from '../domain/webhook-endpoints';
+import { bodyForVersion, retryDelayMs, retryDelaySeconds } from '../domain/webhook-endpoints';
 import type { WorkerMetrics } from '../observability/worker-metrics';
 import { giveUpDelivery, recordDeliveryOutcome, recordExtraAttempt, type DeliveryTarget } from './deliveries';
 import type { DestinationPolicy } from './destination';
@@ -29,8 +29,8 @@ export type AttemptOutcome =
   | { kind: 'skipped'; reason: SkipReason }
   /** The destination may never be called (destination.ts: a live event to a private address, a port of the service). Not retried. */
   | { kind: 'refused'; error: string }
-  /** No 2xx (an error answer, a time-out, a reset): retried with backoff. */
-  | { kind: 'failed'; error: string };
+  /** No 2xx (an error answer, a time-out, a reset): retried with backoff, next at `nextAttemptAtMs` (null: an extra attempt, off the schedule). */
+  | { kind: 'failed'; error: string; nextAttemptAtMs: number | null };
 
 export interface AttemptInput {
   deliveryId: string;
@@ -101,14 +101,17 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
   });
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const refused = result.error?.startsWith(REFUSED_PREFIX) ?? false;
+  // An endpoint's circuits all opened by one outage would probe in step: a little jitter spreads them.
+  const nextAttemptAtMs = input.extra ? null
+    : nowMs + (target.endpointId !== null ? retryDelayMs(deps.webhooks.initialRetrySeconds, attempt) : retryDelaySeconds(deps.webhooks.initialRetrySeconds, attempt) * 1000);
   if (input.extra && !delivered) await recordExtraAttempt(deps.dataSource, target.id, nowMs);
   else {
     await recordDeliveryOutcome(deps.dataSource, target.id, delivered ? { status: 'succeeded', nextAttemptAt: null }
       : refused ? { status: 'failed', nextAttemptAt: null }
-        : { status: 'pending', nextAttemptAt: nowMs + retryDelaySeconds(deps.webhooks.initialRetrySeconds, attempt) * 1000 }, nowMs);
+        : { status: 'pending', nextAttemptAt: nextAttemptAtMs }, nowMs);
   }
   deps.metrics.webhookDeliveries.inc({ result: delivered ? 'delivered' : refused ? 'refused' : result.error === 'timeout' ? 'timeout' : 'failed' });
   if (delivered) return { kind: 'delivered' };
   if (refused) return { kind: 'refused', error: result.error! };
-  return { kind: 'failed', error: result.error ?? `endpoint answered ${result.statusCode}` };
+  return { kind: 'failed', error: result.error ?? `endpoint answered ${result.statusCode}`, nextAttemptAtMs };
 }

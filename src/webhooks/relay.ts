@@ -1,26 +1,26 @@
 // The relay: the first attempt of each delivery, made by the worker process that recorded the
 // event, without a workflow. Most endpoints answer 2xx at once, and a workflow per delivery (its
 // start, two workflow tasks, an activity) was a third of a create's CPU. A delivery whose first
-// attempt fails opens its endpoint's circuit and wakes the endpoint's WebhookEndpointWorkflow
-// (src/webhooks/circuit.ts), which retries the endpoint's pending deliveries in order on one
-// backoff; while the circuit is open, the relay makes no attempt to that endpoint: the delivery is
-// left pending behind the probe, at the cost of one read. A Shape B `callback_url` delivery has no
-// endpoint: it gets a WebhookDeliveryWorkflow of its own. Each delivery is its own piece of work:
-// one endpoint that is down or slow never holds up another's attempt (and it may hold at most a
-// share of the relay's slots: past that, its deliveries go to its circuit workflow).
+// attempt fails opens its endpoint's circuit (src/webhooks/circuit.ts), whose pending deliveries a
+// circuit sweeper then drains in order on one backoff; while the circuit is open, the relay makes
+// no attempt to that endpoint: the delivery is left pending behind the probe, at the cost of one
+// read. A Shape B `callback_url` delivery has no endpoint: it gets a WebhookDeliveryWorkflow of its
+// own. Each delivery is its own piece of work: one endpoint that is down or slow never holds up
+// another's attempt (and it may hold at most a share of the relay's slots: past that, its
+// deliveries go behind its circuit, drained at once).
 //
 // Nothing is lost when a process dies: each event is written with a lease (`relay_lease_until_ms`)
 // in the activity that records it, and is settled (lease cleared) only once every delivery of it
 // was delivered, refused, left behind an open circuit, or handed to a workflow. The sweeper of
 // every worker takes over events whose lease ran out unsettled: it plans their deliveries if the
-// recorder died before it could, and hands every delivery still pending to a workflow. An attempt
-// that reached the endpoint just before its process died may be made again: delivery is at least
-// once, under the same webhook-id.
+// recorder died before it could, and puts every delivery still pending behind its circuit (or, for
+// a callback, in a workflow). An attempt that reached the endpoint just before its process died may
+// be made again: delivery is at least once, under the same webhook-id.
 import { In, LessThan } from 'typeorm';
 import { every, type Repeating } from '../background/every';
 import { Event, WebhookDelivery } from '../db/entities';
 import type { Logger } from '../observability/logger';
-import { startDelivery, wakeEndpoint, type DeliveryStarterDeps } from '../temporal/start-delivery';
+import { startDelivery, type DeliveryStarterDeps } from '../temporal/start-delivery';
 import { circuitOpen, dueNow, openCircuit } from './circuit';
 import { planDeliveries, type DeliveryTarget } from './deliveries';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
@@ -97,9 +97,9 @@ export class WebhookRelay {
         if (!planned.length) await planDeliveries(this.deps.dataSource, this.deps.webhookSecrets, event);
         const pending = await this.deps.dataSource.getRepository(WebhookDelivery).find({ where: { event_id: event.id, status: In(['pending']) } });
         for (const delivery of pending) {
-          // An endpoint's circuit workflow sends what is pending to it, oldest first. A callback's
-          // schedule goes on from the attempts the relay made before it stopped.
-          if (delivery.endpoint_id !== null) await wakeEndpoint(this.deps, delivery.endpoint_id);
+          // An endpoint's circuit sends what is pending to it, oldest first (an open one at its next
+          // probe). A callback's schedule goes on from the attempts the relay made before it stopped.
+          if (delivery.endpoint_id !== null) await openCircuit(this.deps.dataSource, delivery.endpoint_id, nowMs, nowMs);
           else await startDelivery(this.deps, { deliveryId: delivery.id, eventId: event.id }, delivery.attempts);
         }
         await this.settle(event.id);
@@ -110,15 +110,15 @@ export class WebhookRelay {
   }
 
   /**
-   * Stops taking work: queued deliveries are handed to workflows now (or, failing that, to a
-   * sweeper when their event's lease runs out) and attempts in flight finish.
+   * Stops taking work: queued deliveries go behind their circuits (or a callback's workflow) now,
+   * or failing that to a sweeper when their event's lease runs out; attempts in flight finish.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     this.sweeper?.stop();
     this.sweeper = null;
     const queued = this.queue.splice(0);
-    await Promise.allSettled(queued.map((item) => this.finish(item.target, () => this.handOff(item.target, 0))));
+    await Promise.allSettled(queued.map((item) => this.finish(item.target, () => this.handOff(item.target))));
     await Promise.allSettled([...this.running]);
   }
 
@@ -161,10 +161,10 @@ export class WebhookRelay {
     // sees it).
     if (target.circuitOpen && target.endpointId !== null && await circuitOpen(this.deps.dataSource, target.endpointId)) return;
     const inFlight = this.inFlightByUrl.get(target.url) ?? 0;
-    // An attempt that could outlast the lease might overlap a sweeper's workflow, and an endpoint
+    // An attempt that could outlast the lease might overlap a sweeper's drain, and an endpoint
     // with its share of slots busy is slow: hand the delivery over instead.
     if (this.stopped || Date.now() + this.deps.webhooks.attemptTimeoutMs * 2 >= item.leaseUntilMs || inFlight >= this.perUrlLimit) {
-      await this.handOff(target, 0);
+      await this.handOff(target);
       return;
     }
     this.inFlightByUrl.set(target.url, inFlight + 1);
@@ -176,19 +176,20 @@ export class WebhookRelay {
       if (left > 0) this.inFlightByUrl.set(target.url, left);
       else this.inFlightByUrl.delete(target.url);
     }
-    if (outcome.kind === 'failed') {
-      if (target.endpointId !== null) await openCircuit(this.deps.dataSource, target.endpointId);
-      await this.handOff(target, 1);
-    }
+    if (outcome.kind !== 'failed') return;
+    // Its circuit probes it again at its next attempt's time at the latest.
+    if (target.endpointId !== null) await openCircuit(this.deps.dataSource, target.endpointId, outcome.nextAttemptAtMs ?? Date.now());
+    else await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId }, 1);
   }
 
-  private async handOff(target: DeliveryTarget, attemptsBefore: number): Promise<void> {
+  /** A delivery not attempted here: behind its endpoint's circuit, due now, or a callback's workflow. */
+  private async handOff(target: DeliveryTarget): Promise<void> {
     if (target.endpointId !== null) {
-      // Not attempted here: due now rather than when the relay's ownership would have ended.
-      if (attemptsBefore === 0) await dueNow(this.deps.dataSource, target.id);
-      await wakeEndpoint(this.deps, target.endpointId);
+      const nowMs = Date.now();
+      await dueNow(this.deps.dataSource, target.id, nowMs);
+      await openCircuit(this.deps.dataSource, target.endpointId, nowMs, nowMs);
     }
-    else await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId }, attemptsBefore);
+    else await startDelivery(this.deps, { deliveryId: target.id, eventId: target.eventId });
   }
 
   private async settle(eventId: string): Promise<void> {

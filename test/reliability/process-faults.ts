@@ -3,7 +3,7 @@
 // killed and restarted, and the private MariaDB stopped and started. Afterwards every object must
 // be where the provider says, once, with the read model equal to the workflow's own state. The
 // merchant has two webhook endpoints: one healthy, which must get every event, and one that always
-// fails, whose deliveries must each be planned, attempted and left retrying on their own workflow.
+// fails, whose deliveries must each be planned and left pending behind its circuit, which goes on probing.
 import { In } from 'typeorm';
 import { Event, WebhookDelivery, WebhookEndpoint } from '../../src/db/entities';
 import { COUNTS, LONG_MODE } from '../helpers/reliability/config';
@@ -106,12 +106,13 @@ async function auditWebhooks(stack: ReliabilityStack, merchantId: string, receiv
 
 /**
  * Waits until every event of the merchant has a delivery to the failing endpoint that waits pending
- * behind the endpoint's open circuit, whose workflow (id = the endpoint id) runs and has probed
- * (docs/webhooks.md, "A failing endpoint"); or until the timeout. Says what was not so.
+ * behind the endpoint's open circuit, which has probed and has its next drain set (whatever the
+ * kills did to the worker draining it; docs/webhooks.md, "A failing endpoint"); or until the
+ * timeout. Says what was not so.
  */
 async function auditFailingEndpoint(stack: ReliabilityStack, merchantId: string, endpointId: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  const { dataSource, temporal } = stack.api.deps;
+  const { dataSource } = stack.api.deps;
   for (;;) {
     const events = await dataSource.getRepository(Event).find({ select: { id: true }, where: { merchant_id: merchantId } });
     const deliveries = events.length
@@ -121,9 +122,8 @@ async function auditFailingEndpoint(stack: ReliabilityStack, merchantId: string,
     const unplanned = events.filter((e) => !byEvent.has(e.id)).map((e) => e.id);
     const notPending = deliveries.filter((d) => d.status !== 'pending').map((d) => d.id);
     const endpoint = await dataSource.getRepository(WebhookEndpoint).findOneByOrFail({ id: endpointId });
-    const running = await temporal.workflow.getHandle(endpointId).describe().then((d) => d.status.name === 'RUNNING', () => false);
     const probed = deliveries.some((d) => d.attempts > 0);
-    const circuit = endpoint.failing_since === null ? 'closed' : !running ? 'open, no workflow' : !probed ? 'open, never probed' : 'open, probing';
+    const circuit = endpoint.failing_since === null ? 'closed' : endpoint.next_drain_at === null ? 'open, no drain due' : !probed ? 'open, never probed' : 'open, probing';
     if ((!unplanned.length && !notPending.length && circuit === 'open, probing') || Date.now() > deadline) {
       return { events: events.length, unplanned, notPending, circuit };
     }
@@ -278,11 +278,11 @@ export function processFaultsSection(stack: ReliabilityStack): void {
       const webhooks = await auditWebhooks(stack, merchant.merchantId, receiver, 120_000).finally(() => receiver.close());
       recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run to the healthy endpoint (relay first attempts, sweeper, delivery workflows), every fault above', tried: webhooks.events, objects: webhooks.events, lost: webhooks.undelivered.length, duplicated: 0, wrong: 0 });
       const toFailing = await auditFailingEndpoint(stack, merchant.merchantId, failingEndpoint.json.id, 120_000);
-      // Its retries end: a deleted endpoint's pending deliveries are marked failed, its circuit's workflow ends.
+      // Its retries end: a deleted endpoint's pending deliveries are marked failed, and its circuit closes.
       await call(stack.api, 'DELETE', `/v1/webhook_endpoints/${failingEndpoint.json.id}`, { key: merchant.testKey });
       await failing.close();
       const failingLost = toFailing.circuit === 'open, probing' ? toFailing.unplanned.length + toFailing.notPending.length : toFailing.events;
-      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run to the second endpoint, failing throughout (each planned and pending behind its open circuit, whose workflow probes)', tried: toFailing.events, objects: toFailing.events, lost: failingLost, duplicated: 0, wrong: 0 });
+      recordFigure({ section: PROCESS_FAULTS, fault: 'webhook events of the run to the second endpoint, failing throughout (each planned and pending behind its open circuit, which probes)', tried: toFailing.events, objects: toFailing.events, lost: failingLost, duplicated: 0, wrong: 0 });
       const selfRestarts = events.filter((e) => e.workerRestartedItself).length;
       recordMeasurement(PROCESS_FAULTS, `seed ${seed}: ${totalCreates} creates in ${scenarios.length} scenarios on ${COUNTS.chaosLanes} concurrent clients took ${Math.round(runSeconds)} s; `
         + `${report.retriedCreates} creates needed same-key retries (${JSON.stringify(report.retryReasons)}); ${report.objects} final same-key replays compared byte for byte with the first 2xx`

@@ -27,7 +27,7 @@ it('covers every workflow type and main path', () => {
     'payment-with-rejected-refund', 'refund-rejected-at-submission', 'payment-with-unanswered-refund', 'refund-unanswered-resubmitted',
     'payment-hot-continued-as-new', 'payment-hot-after-continue-as-new',
     'refund-continued-as-new', 'refund-after-continue-as-new',
-    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'payout-processing-then-succeeded', 'payout-provider-hangs', 'webhook-delivery', 'webhook-delivery-refused', 'webhook-endpoint-circuit',
+    'payout-pending-then-succeeded', 'payout-pending-then-failed', 'payout-processing-then-succeeded', 'payout-provider-hangs', 'webhook-delivery', 'webhook-delivery-refused',
     'payment-shape-b-direct', 'payment-shape-b-3ds-declined', 'payment-shape-b-hosted-callback',
     'chore-idempotency-purge', 'chore-event-purge', 'chore-cvc-sweep',
   ].sort());

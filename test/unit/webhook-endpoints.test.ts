@@ -1,6 +1,6 @@
 // Pure rules of webhook endpoints (src/domain/webhook-endpoints.ts) and delivery ids.
 import { derivedId } from '../../src/domain/ids';
-import { bodyForVersion, endpointTakes, isEnabledEventName, normalizeEnabledEvents, retryDelaySeconds } from '../../src/domain/webhook-endpoints';
+import { bodyForVersion, endpointTakes, isEnabledEventName, normalizeEnabledEvents, RETRY_JITTER, retryDelayMs, retryDelaySeconds } from '../../src/domain/webhook-endpoints';
 import { deliveryIdOf } from '../../src/webhooks/deliveries';
 
 describe('which events an endpoint takes', () => {
@@ -35,6 +35,17 @@ describe('retry schedule', () => {
   it('doubles from the initial delay up to an hour', () => {
     expect([1, 2, 3, 4].map((attempt) => retryDelaySeconds(5, attempt))).toEqual([5, 10, 20, 40]);
     expect(retryDelaySeconds(5, 20)).toBe(3600);
+  });
+
+  it('a failing endpoint\'s next probe comes at its step, and at most a fifth later, never sooner', () => {
+    expect(retryDelayMs(5, 1, () => 0)).toBe(5000);
+    expect(retryDelayMs(5, 2, () => 0.5)).toBe(11_000);
+    expect(retryDelayMs(5, 20, () => 0.999999)).toBeLessThanOrEqual(3600 * 1000 * (1 + RETRY_JITTER));
+    for (let i = 0; i < 100; i += 1) {
+      const ms = retryDelayMs(5, 3);
+      expect(ms).toBeGreaterThanOrEqual(20_000);
+      expect(ms).toBeLessThanOrEqual(24_000);
+    }
   });
 });
 

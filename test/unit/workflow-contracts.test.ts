@@ -10,12 +10,11 @@ import { createUpdate, paymentWorkflow, refundUpdate, settledUpdate, type Paymen
 import { payoutWorkflow } from '../../contracts/payout';
 import { refundWorkflow } from '../../contracts/refund';
 import { webhookDeliveryWorkflow } from '../../contracts/webhook-delivery';
-import { webhookEndpointWorkflow } from '../../contracts/webhook-endpoint';
 import { cvcSweepWorkflow, eventPurgeWorkflow, idempotencyPurgeWorkflow } from '../../contracts/chores';
 
 it('every workflow type is registered under the name its contract gives it, and nothing else is', () => {
   const contracts = [
-    paymentWorkflow, refundWorkflow, payoutWorkflow, webhookDeliveryWorkflow, webhookEndpointWorkflow, idempotencyPurgeWorkflow, eventPurgeWorkflow, cvcSweepWorkflow,
+    paymentWorkflow, refundWorkflow, payoutWorkflow, webhookDeliveryWorkflow, idempotencyPurgeWorkflow, eventPurgeWorkflow, cvcSweepWorkflow,
   ].map((w) => w.name).sort();
   expect(Object.keys(workflows).sort()).toEqual(contracts);
   for (const name of contracts) expect(typeof (workflows as Record<string, unknown>)[name]).toBe('function');

@@ -31,9 +31,7 @@ function endpointIdOf(ctx: AppContext): string {
 }
 
 export function registerWebhookEndpointRoutes(router: AppRouter, deps: Deps): void {
-  const service = new WebhookEndpointService(deps.dataSource, deps.secretBox, destinationPolicy(deps.config), {
-    temporal: deps.temporal, taskQueue: deps.config.taskQueue, retrySpanMs: deps.config.webhookRetrySpanSeconds * 1000,
-  });
+  const service = new WebhookEndpointService(deps.dataSource, deps.secretBox, destinationPolicy(deps.config), { retrySpanMs: deps.config.webhookRetrySpanSeconds * 1000 });
   const auth = authenticate(deps);
   const manage = requireCapability('manage_webhooks');
   /** A saved create or rotation answer (an endpoint with its secret) is replayed only while that secret is current. */

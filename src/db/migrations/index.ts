@@ -17,6 +17,7 @@ import { EventsApi1765600000000 } from './1765600000000-events-api';
 import { LongTexts1765700000000 } from './1765700000000-long-texts';
 import { HostedTokenHash1765800000000 } from './1765800000000-hosted-token-hash';
 import { EndpointCircuit1765900000000 } from './1765900000000-endpoint-circuit';
+import { EndpointDrainSchedule1766000000000 } from './1766000000000-endpoint-drain-schedule';
 
 /** Every migration in order; listed explicitly so bundling and tsx need no glob loading. */
-export const MIGRATIONS = [InitialSchema1763700000000, WebhookEvents1763900000000, PayoutSearch1764000000000, ShapeB1764100000000, PayoutListIndex1764500000000, PaymentListIndex1764600000000, PayoutCounts1764700000000, PayoutSearchGrams1764800000000, WebhookRelay1764900000000, PayoutCreatedHours1765000000000, CardVaultCreated1765100000000, IdempotencyScopePerEndpoint1765200000000, ByteExactIdentifiers1765300000000, PaymentListBySeq1765400000000, WebhookEndpoints1765500000000, EventsApi1765600000000, LongTexts1765700000000, HostedTokenHash1765800000000, EndpointCircuit1765900000000];
+export const MIGRATIONS = [InitialSchema1763700000000, WebhookEvents1763900000000, PayoutSearch1764000000000, ShapeB1764100000000, PayoutListIndex1764500000000, PaymentListIndex1764600000000, PayoutCounts1764700000000, PayoutSearchGrams1764800000000, WebhookRelay1764900000000, PayoutCreatedHours1765000000000, CardVaultCreated1765100000000, IdempotencyScopePerEndpoint1765200000000, ByteExactIdentifiers1765300000000, PaymentListBySeq1765400000000, WebhookEndpoints1765500000000, EventsApi1765600000000, LongTexts1765700000000, HostedTokenHash1765800000000, EndpointCircuit1765900000000, EndpointDrainSchedule1766000000000];
