@@ -7,16 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../../src/db/data-source';
 import { IdempotencyRecord, Payment } from '../../src/db/entities';
-import { ensureDatabase } from '../../src/db/ensure-database';
 import { migrate } from '../../src/db/migrate';
 import { HostedTokenHash1765800000000 } from '../../src/db/migrations/1765800000000-hosted-token-hash';
 import { randomBase62 } from '../../src/domain/ids';
 import { findPaymentByHostedToken } from '../../src/read-models/payments';
 import { call, useTestApi } from '../helpers/api';
 import { FUTURE_YEAR, TEST_BOX, waitForStatus } from '../helpers/payments';
-import { dropMysqlDatabase } from '../helpers/mysql-database';
+import { useMigratedDatabase } from '../helpers/mysql-database';
 import { TEST_ENV } from '../helpers/test-env';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -105,17 +103,8 @@ const ENGINES: Array<[string, string]> = [['MariaDB', `${TEST_ENV.databaseUrl}_h
 
 describe.each(ENGINES)('migration 1765800000000 on %s', (engine, url) => {
   let dataSource: DataSource;
-
-  beforeAll(async () => {
-    if (engine === 'MariaDB') await dropMysqlDatabase(url);
-    await ensureDatabase(url);
-    await migrate(url);
-    dataSource = await openDataSource(url);
-  }, 120_000);
-  afterAll(async () => {
-    await dataSource.destroy();
-    if (engine === 'MariaDB') await dropMysqlDatabase(url);
-  });
+  const database = useMigratedDatabase(url);
+  beforeAll(() => { dataSource = database(); });
 
   /** A hosted Payment row as the code before the migration wrote it. */
   async function legacyRow(token: string): Promise<{ id: string; url: string }> {

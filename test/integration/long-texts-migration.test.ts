@@ -6,12 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../../src/db/data-source';
 import { isMysql } from '../../src/db/dialect';
-import { ensureDatabase } from '../../src/db/ensure-database';
 import { migrate } from '../../src/db/migrate';
 import { LongTexts1765700000000 } from '../../src/db/migrations/1765700000000-long-texts';
-import { dropMysqlDatabase } from '../helpers/mysql-database';
+import { useMigratedDatabase } from '../helpers/mysql-database';
 import { TEST_ENV } from '../helpers/test-env';
 
 const sqliteFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'long-texts-')), 'payments.sqlite');
@@ -24,16 +22,8 @@ describe.each(ENGINES)('%s', (engine, url) => {
   let dataSource: DataSource;
   const id = randomBytes(12).toString('hex');
 
-  beforeAll(async () => {
-    if (engine === 'MariaDB') await dropMysqlDatabase(url);
-    await ensureDatabase(url);
-    await migrate(url);
-    dataSource = await openDataSource(url);
-  }, 120_000);
-  afterAll(async () => {
-    await dataSource.destroy();
-    if (engine === 'MariaDB') await dropMysqlDatabase(url);
-  });
+  const database = useMigratedDatabase(url);
+  beforeAll(() => { dataSource = database(); });
 
   async function write(): Promise<void> {
     await dataSource.query(
