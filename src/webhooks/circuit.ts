@@ -18,8 +18,8 @@ export type DrainResult =
   | { state: 'closed' }
   /** The endpoint was deleted or disabled: nothing is drained until a re-enable. */
   | { state: 'ended' }
-  /** The probe failed (`failedProbes` in a row now): the next one in `retryInMs`. */
-  | { state: 'failing'; retryInMs: number; failedProbes: number }
+  /** The probe failed, or is not due yet: the next one in `retryInMs`. */
+  | { state: 'failing'; retryInMs: number }
   /** Delivered as many as one drain may, or the sweeper is stopping; more are pending. */
   | { state: 'more' };
 
@@ -158,7 +158,7 @@ export async function drainEndpoint(deps: DeliveryDeps, retrySpanMs: number, end
     // The probe waits for its step (or for the relay's attempt in flight): an early drain (a
     // hand-over, a sweeper) makes no extra attempt.
     const waitMs = delivered === 0 && next.nextAttemptAt !== null ? next.nextAttemptAt - Date.now() : 0;
-    if (waitMs > 0) return { state: 'failing', retryInMs: waitMs, failedProbes: Math.max(next.attempts, 1) };
+    if (waitMs > 0) return { state: 'failing', retryInMs: waitMs };
     if (delivered > 0) await control.renew();
     const outcome = await attemptDelivery(deps, { deliveryId: next.id });
     if (outcome.kind === 'delivered') {
@@ -179,7 +179,7 @@ export async function drainEndpoint(deps: DeliveryDeps, retrySpanMs: number, end
     const nextProbeMs = outcome.nextAttemptAtMs ?? nowMs;
     // Every waiting delivery goes out after the next probe at the earliest (the Events API shows it).
     await dataSource.query("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending'", [nextProbeMs, endpointId]);
-    return { state: 'failing', retryInMs: Math.max(0, nextProbeMs - nowMs), failedProbes: next.attempts + 1 };
+    return { state: 'failing', retryInMs: Math.max(0, nextProbeMs - nowMs) };
   }
 }
 
