@@ -59,9 +59,12 @@ function payoutBody() {
   return { amount: 2500, currency: 'EUR', initiator_ip_address: '203.0.113.7', recipient: { first_name: 'Ana', last_name: 'Díaz', country: 'ES' }, destination: { card_number: '4242424242424242' }, merchant_reference: 1234567890 };
 }
 
-/** The provider answers the next look-ups of these objects 429 with a Retry-After longer than the backoff. */
+/**
+ * The provider answers the next look-ups of these objects 429 with a Retry-After longer than the
+ * backoff. Only objects created from now on: other suites' objects may still be looked up.
+ */
 function rateLimitLookups(pathPrefix: string, count = 1): Promise<void> {
-  return setSandboxFaults({ fail_next: count, fail_status: 429, retry_after: RETRY_AFTER_SECONDS, path_prefix: pathPrefix, method: 'GET' });
+  return setSandboxFaults({ fail_next: count, fail_status: 429, retry_after: RETRY_AFTER_SECONDS, path_prefix: pathPrefix, method: 'GET', new_objects_only: true });
 }
 
 describe('a Retry-After on a look-up holds the next look back', () => {
@@ -89,7 +92,7 @@ describe('a Retry-After on a look-up holds the next look back', () => {
   it('a Refund resubmitted after a submission the provider left unanswered', async () => {
     const payment = await succeededPayment();
     // The Payment's submission and the first resubmission are both answered 429 (Retry-After 5).
-    await setSandboxFaults({ fail_next: 2, fail_status: 429, retry_after: RETRY_AFTER_SECONDS, path_prefix: '/v1/refunds', method: 'POST' });
+    await setSandboxFaults({ fail_next: 2, fail_status: 429, retry_after: RETRY_AFTER_SECONDS, path_prefix: '/v1/refunds', method: 'POST', new_objects_only: true });
     const taken = await refund(payment.id);
     await eventually(() => getPayment(payment.id), (p) => p.refunds[0]?.status === 'SUCCEEDED', 40_000);
     const waits = waitsBefore(await history(taken.id), 'submitRefund');
@@ -117,7 +120,7 @@ describe('with PROVIDER_POLLS_PER_RUN=2, a provider slow to settle', () => {
   it('a Refund continues as new after two look-ups, goes on from where it was, and reports to its Payment', async () => {
     const payment = await succeededPayment(patient);
     // The first two look-ups get no answer (503): the refund is still PROCESSING after the run's two calls.
-    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds/', method: 'GET' });
+    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds/', method: 'GET', new_objects_only: true });
     const taken = await refund(payment.id, patient);
     const settled = await eventually(() => getPayment(payment.id, patient), (p) => p.refunds[0]?.status === 'SUCCEEDED', 40_000);
     expect([settled.amount_refunded, settled.amount_refundable]).toEqual([400, 600]);
@@ -137,7 +140,7 @@ describe('with PROVIDER_POLLS_PER_RUN=2, a provider slow to settle', () => {
   }, 60_000);
 
   it('a Payout continues as new after two look-ups and resolves in the next run', async () => {
-    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/payouts', method: 'GET' });
+    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/payouts', method: 'GET', new_objects_only: true });
     const created = await call(patient, 'POST', '/v1/payouts', { key: t.merchant.testKey, body: payoutBody() });
     await eventually(async () => (await call(patient, 'GET', `/v1/payouts/${created.json.id}`, { key: t.merchant.testKey })).json, (p) => p.status === 'SUCCEEDED', 40_000);
     const runs = await runsOf(created.json.id);

@@ -130,7 +130,7 @@ it('records every main path and replays the exported histories', async () => {
   try {
     const res = await call(patientApi, 'POST', '/v1/payments', { key: t.merchant.testKey, body: directPaymentBody({}, { number: '4242424242424242' }) });
     await statusOf(res.json.id, 'SUCCEEDED');
-    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds/', method: 'GET' });
+    await setSandboxFaults({ fail_next: 2, fail_status: 503, path_prefix: '/v1/refunds/', method: 'GET', new_objects_only: true });
     const slow = await call(patientApi, 'POST', '/v1/refunds', { key: t.merchant.testKey, body: { payment_id: res.json.id, amount: 1000, reason: 'slow provider' } });
     expect([slow.status, slow.json.status]).toEqual([201, 'PROCESSING']);
     await eventually(() => call(t.api, 'GET', `/v1/payments/${res.json.id}`, { key: t.merchant.testKey }), (r) => r.json.refunds?.[0]?.status === 'SUCCEEDED', 30_000);

@@ -959,9 +959,25 @@ describe('fault injection', () => {
     expect(await records()).toEqual({ authorizations: [], refunds: [], payouts: [] });
   });
 
+  it('new_objects_only: calls about objects recorded before the set pass untouched and uncounted', async () => {
+    const before = authRequest('4242424242424242');
+    const old = await client.authorize(before);
+    if (old.kind !== 'processing') throw new Error(`expected processing, got ${old.kind}`);
+    await sleep(5); // a later millisecond than the old record's
+    const res = await setFaults({ fail_next: 1, path_prefix: '/v1/authorizations', method: 'GET', new_objects_only: true });
+    expect(await res.json()).toMatchObject({ fail_next: 1, new_objects_only: true });
+    expect((await client.getAuthorization(old.providerId)).kind).not.toBe('unanswered');
+    expect((await client.getAuthorizationByKey(before.idempotencyKey)).kind).not.toBe('unanswered');
+    const created = await client.authorize(authRequest('4242424242424242'));
+    if (created.kind !== 'processing') throw new Error(`expected processing, got ${created.kind}`);
+    expect(await client.getAuthorization(created.providerId)).toMatchObject({ kind: 'unanswered', cause: 'unavailable' });
+    expect((await client.getAuthorization(created.providerId)).kind).not.toBe('unanswered');
+  });
+
   it('rejects invalid fault settings', async () => {
     expect((await setFaults({ fail_status: 418 })).status).toBe(400);
     expect((await setFaults({ fail_next: -1 })).status).toBe(400);
     expect((await setFaults({ duplicate_answer: 'yes' })).status).toBe(400);
+    expect((await setFaults({ new_objects_only: 1 })).status).toBe(400);
   });
 });

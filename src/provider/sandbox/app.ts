@@ -120,7 +120,23 @@ function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
-function parseFaults(body: unknown): Faults | null {
+/**
+ * The record a provider call is about, when the acquirer has one: by the id in its path, else by
+ * its idempotency key (the header of a submission, the query of a look-up by key).
+ */
+function recordOfCall(state: SandboxState, ctx: Koa.Context): { createdAt: number } | undefined {
+  const [, , kind, id] = ctx.path.split('/');
+  const maps: ReadonlyMap<string, { createdAt: number }>[] | null = kind === 'authorizations' ? [state.authorizationsById, state.authorizations]
+    : kind === 'refunds' ? [state.refundsById, state.refunds]
+      : kind === 'payouts' ? [state.payoutsById, state.payouts]
+        : null;
+  if (maps === null) return undefined;
+  if (id) return maps[0].get(id);
+  const key = ctx.method === 'POST' ? idempotencyKey(ctx) : queryParam(ctx, 'idempotency_key');
+  return key === undefined ? undefined : maps[1].get(key);
+}
+
+function parseFaults(body: unknown, nowMs: number): Faults | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const input = body as Record<string, unknown>;
   const faults = noFaults();
@@ -153,6 +169,8 @@ function parseFaults(body: unknown): Faults | null {
     if (input.method !== 'GET' && input.method !== 'POST') return null;
     faults.method = input.method;
   }
+  if (input.new_objects_only !== undefined && typeof input.new_objects_only !== 'boolean') return null;
+  if (input.new_objects_only === true) faults.newObjectsSince = nowMs;
   faults.latencyMs = latency;
   faults.failNext = failNext;
   faults.resetNext = resetNext;
@@ -161,7 +179,7 @@ function parseFaults(body: unknown): Faults | null {
   return faults;
 }
 
-function faultsJson(faults: Faults): Record<string, number | string | null> {
+function faultsJson(faults: Faults): Record<string, number | string | boolean | null> {
   return {
     latency_ms: faults.latencyMs,
     fail_next: faults.failNext,
@@ -172,6 +190,7 @@ function faultsJson(faults: Faults): Record<string, number | string | null> {
     duplicate_next: faults.duplicateNext,
     path_prefix: faults.pathPrefix,
     method: faults.method,
+    new_objects_only: faults.newObjectsSince !== null,
   };
 }
 
@@ -223,10 +242,11 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
   const log = options.log ?? (() => undefined);
   const state = createState(options.publicUrl ?? null);
   const sleeper = new Sleeper();
+  const now = options.now ?? Date.now;
   const acquirer = new Acquirer(state, {
     settleMs: options.settleMs,
     timeoutDelayMs: options.timeoutDelayMs ?? DEFAULT_TIMEOUT_DELAY_MS,
-    now: options.now ?? Date.now,
+    now,
   });
   const notifier = new Notifier(state, {
     secret: options.notifySecret,
@@ -252,6 +272,7 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
   app.use(async (ctx, next) => {
     const scope = state.faults;
     if (!ctx.path.startsWith(scope.pathPrefix) || (scope.method !== null && ctx.method !== scope.method)) return next();
+    if (scope.newObjectsSince !== null && (recordOfCall(state, ctx)?.createdAt ?? Infinity) < scope.newObjectsSince) return next();
     if (state.faults.latencyMs > 0) {
       // Take the whole request first, as an acquirer would: a client that gives up during the
       // delay does not stop it being processed.
@@ -370,7 +391,7 @@ export function createSandboxApp(options: SandboxOptions): SandboxApp {
   router.post('/_sandbox/faults', control, async (ctx) => {
     const body = await readJson(ctx);
     if (!body.ok) return write(ctx, body.answer);
-    const faults = parseFaults(body.value);
+    const faults = parseFaults(body.value, now());
     if (!faults) return write(ctx, { status: 400, json: { error: 'invalid_faults' } });
     state.faults = faults;
     write(ctx, { status: 200, json: faultsJson(faults) });

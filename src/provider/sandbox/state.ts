@@ -103,6 +103,11 @@ export interface Faults {
   /** Only calls whose path starts with this (and, when set, with this method) are touched. */
   pathPrefix: string;
   method: string | null;
+  /**
+   * When set, only calls about objects recorded at or after this time (ms), or not recorded at
+   * all, are touched: objects of earlier tests still being polled cannot use the faults up.
+   */
+  newObjectsSince: number | null;
 }
 
 export interface NotificationLog {
@@ -129,7 +134,7 @@ export interface SandboxState {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, failStatus: 503, retryAfterSeconds: null, resetNext: 0, resetAfterNext: 0, duplicateNext: 0, pathPrefix: '/v1/', method: null };
+  return { latencyMs: 0, failNext: 0, failStatus: 503, retryAfterSeconds: null, resetNext: 0, resetAfterNext: 0, duplicateNext: 0, pathPrefix: '/v1/', method: null, newObjectsSince: null };
 }
 
 export function createState(publicUrl: string | null): SandboxState {
