@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { Connection } from '@temporalio/client';
 import { migrate } from '../../src/db/migrate';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { untilTemporalServes } from '../../src/temporal/serving';
 import { nameProcess } from './cpu';
 import { BENCH_DATA_DIR, BENCH_LOG_DIR, spawnTs, waitForLog, type BenchProcess } from './processes';
 
@@ -97,23 +97,6 @@ export async function freshDatabase(url: string): Promise<void> {
   await migrate(url);
 }
 
-async function waitForNamespace(address: string): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    for (let i = 0; i < 100; i += 1) {
-      try {
-        await connection.workflowService.describeNamespace({ namespace: 'default' });
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
-    throw new Error(`namespace default never became available on ${address}`);
-  } finally {
-    await connection.close();
-  }
-}
-
 /** Stops of everything running, so an interrupted run (Ctrl-C) still tears down. */
 export const running = new Set<() => Promise<void>>();
 
@@ -141,7 +124,7 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
       });
       temporalAddress = server.address;
     }
-    await waitForNamespace(temporalAddress);
+    await untilTemporalServes(temporalAddress);
 
     const serviceEnv: Record<string, string> = {
       DATABASE_URL: options.databaseUrl,

@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { temporalCliPath, waitForPort } from '../../src/temporal/dev-server';
+import { untilTemporalServes } from '../../src/temporal/serving';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../contracts/search-attributes';
 import { SERVER_VERSION, dropDatabases, serverPorts, setupSchema, spawnServer } from '../../scripts/lib/temporal-server';
 import { PORTS, running } from './env';
@@ -52,19 +52,7 @@ export async function startPostgresTemporal(log: (line: string) => void): Promis
     for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) {
       cli(['operator', 'search-attribute', 'create', '--address', address, '--namespace', 'default', '--name', name, '--type', type]);
     }
-    const connection = await Connection.connect({ address });
-    try {
-      for (let i = 0; i < 120; i += 1) {
-        try {
-          await connection.workflowService.describeNamespace({ namespace: 'default' });
-          break;
-        } catch {
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
-    } finally {
-      await connection.close();
-    }
+    await untilTemporalServes(address);
     // The namespace cache refreshes every few seconds: let the new namespace reach every service.
     await new Promise((r) => setTimeout(r, 12_000));
   } catch (error) {

@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../contracts/search-attributes';
+import { untilTemporalServes } from './serving';
 
 export interface DevServerOptions {
   port: number;
@@ -53,7 +54,7 @@ export function temporalCliPath(): string {
 }
 
 /** Whether something accepts connections on the port now. */
-function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
+export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, host);
     socket.once('connect', () => { socket.destroy(); resolve(true); });
@@ -96,13 +97,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const child = spawn(cli, args, { stdio: ['ignore', log, log], detached: false });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = `127.0.0.1:${options.port}`;
   await Promise.race([
-    waitForPort(options.port),
+    waitForPort(options.port).then(() => untilTemporalServes(address)),
     exited.then(() => { throw new Error(`temporal server exited early; see ${options.logFile}`); }),
   ]);
   if (options.uiPort !== null) await waitForPort(options.uiPort).catch(() => undefined);
   return {
-    address: `127.0.0.1:${options.port}`,
+    address,
     uiUrl: options.uiPort === null ? null : `http://127.0.0.1:${options.uiPort}`,
     process: child,
     async stop() {

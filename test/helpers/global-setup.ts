@@ -5,7 +5,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { Connection } from '@temporalio/client';
 import { PROJECT_ROOT } from '../../src/config';
 import { migrate } from '../../src/db/migrate';
 import { startDevServer } from '../../src/temporal/dev-server';
@@ -43,16 +42,6 @@ export default async function globalSetup(): Promise<void> {
     dbFile: null,
     logFile: path.join(TEST_LOG_DIR, 'temporal.log'),
   });
-  const connection = await Connection.connect({ address: temporal.address });
-  for (let i = 0; i < 50; i += 1) {
-    try {
-      await connection.workflowService.describeNamespace({ namespace: 'default' });
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  await connection.close();
 
   const sandbox = spawnTs('sandbox', 'src/provider/sandbox/main.ts', {
     SANDBOX_PORT: String(TEST_ENV.sandboxPort),

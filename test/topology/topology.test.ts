@@ -10,12 +10,12 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import mysql from 'mysql2/promise';
 import { PROJECT_ROOT, loadConfig } from '../../src/config';
-import { waitForPort } from '../../src/temporal/dev-server';
+import { isListening, waitForPort } from '../../src/temporal/dev-server';
+import { untilTemporalServes } from '../../src/temporal/serving';
 import { COMPOSE_FILE, MACHINE, TOPOLOGY_PORTS, loadCompose, localEnvironment, serviceEnvironment, temporalServerPorts } from '../../scripts/topology/compose';
 import { LOG_DIR, TOPOLOGY_DIR, baseEnvironment, localHaproxyConfig, startTopology, type LocalProcess, type Topology } from '../../scripts/topology/run';
 
@@ -136,34 +136,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
     await sleep(500);
-  }
-}
-
-/** Whether something accepts connections on the port now. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('error', () => { socket.destroy(); resolve(false); });
-  });
-}
-
-/** Resolves once the Temporal server answers for the namespace (a listening port is not yet a serving server). */
-async function untilTemporalServes(timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const connection = await Connection.connect({ address: topology.temporalAddress, connectTimeout: 2000 });
-      try {
-        await connection.withDeadline(Date.now() + 5000, () => connection.workflowService.describeNamespace({ namespace: 'default' }));
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`Temporal not serving within ${timeoutMs} ms: ${String(error)}`);
-      await sleep(250);
-    }
   }
 }
 
@@ -400,14 +372,14 @@ describe('faults and a rolling restart under load', () => {
       temporalDown.from = Date.now();
       await gone(killed('temporal'));
       // The port closes with the last of its threads, which can outlive the process's first one.
-      expect(await eventually(() => accepts(TOPOLOGY_PORTS.temporal), (open) => !open, 10_000)).toBe(false);
+      expect(await eventually(() => isListening(TOPOLOGY_PORTS.temporal), (open) => !open, 10_000)).toBe(false);
       await sleep(outageMs - (Date.now() - temporalDown.from));
       p('temporal').start();
       temporalDown.started = Date.now();
       await waitForPort(TOPOLOGY_PORTS.temporal, '127.0.0.1', 120_000);
       temporalDown.listening = Date.now();
       // Serving, not only listening: the namespace answers.
-      await untilTemporalServes();
+      await untilTemporalServes(topology.temporalAddress);
       temporalDown.until = Date.now();
       for (const name of ['worker-1', 'worker-2']) {
         // Polling again: /health says both its checks are ok and it polls.

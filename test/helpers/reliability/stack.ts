@@ -4,11 +4,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import type { RunningApi } from '../../../src/api/server';
 import { migrate } from '../../../src/db/migrate';
 import { startDevServer, type DevServer } from '../../../src/temporal/dev-server';
-import { eventually, startTestApi } from '../api';
+import { startTestApi } from '../api';
 import { spawnTs, waitForLog, type ManagedProcess } from '../processes';
 import { killHard } from '../temporal';
 import { TEST_ENV, workerEnv } from '../test-env';
@@ -52,22 +51,6 @@ export function killLeftovers(): number[] {
     }
   }
   return killed;
-}
-
-async function waitForTemporal(address: string): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    await eventually(async () => {
-      try {
-        await connection.workflowService.describeNamespace({ namespace: 'default' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, (ready) => ready, 60_000, 200);
-  } finally {
-    await connection.close();
-  }
 }
 
 export function apiProcessEnv(port: number): Record<string, string> {
@@ -177,7 +160,6 @@ export class ReliabilityStack {
       dbFile: RELIABILITY.temporalDbFile,
       logFile: path.join(RELIABILITY_LOG_DIR, 'temporal.log'),
     });
-    await waitForTemporal(this.temporalAddress);
   }
 
   /** A fresh worker process on the suite's task queue, ready to poll. */
