@@ -4,7 +4,7 @@
 // refunds it took, publishes the events it shows after it (an outbox), and shreds the cards whose
 // last use is in history, in ONE `recordChange` activity per turn. The projector is a regular activity, never a local one: a local activity runs before the
 // server has accepted its workflow task and could publish state that never happened.
-import { allHandlersFinished, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ProjectedObject, ProjectionActivities } from '../activities/projection';
 import type { RefundWorkflowInput } from '../contracts/refund';
 import { compactPaymentEvent, eventIdFromUuid, eventTypeFor, holdsEveryRefund, type EventSubject, type PendingEvent } from '../src/domain/events';
@@ -13,6 +13,9 @@ import { BACKGROUND_ACTIVITY_OPTIONS } from './activity-options';
 const { recordChange } = proxyActivities<ProjectionActivities>(BACKGROUND_ACTIVITY_OPTIONS);
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** The projector waits again when held between its condition and its turn (see project()). */
+export const PROJECTOR_WAITS_AGAIN_PATCH = 'projector-waits-again';
 
 export interface ProjectionOptions<T> {
   /** The object as the activity records it, given the state the read model was last written with. */
@@ -152,7 +155,13 @@ export class Projection<T extends { version: number }> {
   private async project(): Promise<void> {
     for (;;) {
       await condition(() => this.due() || this.stopping);
-      if (!this.due()) return;
+      if (!this.due()) {
+        // The condition held when checked, but a handler that ran before this line may have held
+        // the projector again (a refund submission): wait again unless stopping. Runs recorded
+        // before the patch stopped projecting for good there (refunds left PROCESSING).
+        if (this.stopping || !patched(PROJECTOR_WAITS_AGAIN_PATCH)) return;
+        continue;
+      }
       const snapshot = this.current;
       const projectionDue = this.projectionDue();
       // While a handler waits for the projection it goes alone, and the events follow next turn.
