@@ -123,8 +123,10 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
         if (dbFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
       });
       temporalAddress = server.address;
+    } else {
+      // startDevServer returns once its server serves; a server given by address may not yet.
+      await untilTemporalServes(temporalAddress);
     }
-    await untilTemporalServes(temporalAddress);
 
     const serviceEnv: Record<string, string> = {
       DATABASE_URL: options.databaseUrl,
