@@ -22,11 +22,14 @@ const QUIET_INTERVAL_MS = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The request every client sends: GET /v1/payments, one item. */
+const listOne = (url: string, key: string): Promise<Answer> => send(url, { method: 'GET', path: '/v1/payments?limit=1', key });
+
 /** One client sending GET /v1/payments every `intervalMs` (or back to back) until `until`. */
 async function traffic(url: string, key: string, until: number, intervalMs: number): Promise<Answer[]> {
   const answers: Answer[] = [];
   while (Date.now() < until) {
-    answers.push(await send(url, { method: 'GET', path: '/v1/payments?limit=1', key }));
+    answers.push(await listOne(url, key));
     if (intervalMs) await sleep(intervalMs);
   }
   return answers;
@@ -81,7 +84,7 @@ export function rateLimitSection(stack: ReliabilityStack): void {
       const until = Date.now() + COUNTS.rateLimitBurstMs;
       const [quietDuring, wave, ...noisyLanes] = await Promise.all([
         traffic(url, quiet.testKey, until, QUIET_INTERVAL_MS),
-        Promise.all(Array.from({ length: NOISY_WAVE }, () => send(url, { method: 'GET', path: '/v1/payments?limit=1', key: noisy.testKey }))),
+        Promise.all(Array.from({ length: NOISY_WAVE }, () => listOne(url, noisy.testKey))),
         ...Array.from({ length: NOISY_CONCURRENCY }, () => traffic(url, noisy.testKey, until, 0)),
       ]);
       const noisyAnswers = [...wave, ...noisyLanes.flat()];
