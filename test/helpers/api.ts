@@ -85,16 +85,7 @@ export async function call(api: ApiTarget, method: string, urlPath: string, opti
   return { status: response.status, headers: response.headers, text, json };
 }
 
-export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000, intervalMs = 150): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await fn();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-    last = await fn();
-  }
-  return last;
-}
+export { eventually } from './eventually';
 
 export function directPaymentBody(overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
   return {

@@ -16,6 +16,7 @@ import mysql from 'mysql2/promise';
 import { PROJECT_ROOT, loadConfig } from '../../src/config';
 import { isListening, waitForPort } from '../../src/temporal/dev-server';
 import { untilTemporalServes } from '../../src/temporal/serving';
+import { eventually } from '../helpers/eventually';
 import { COMPOSE_FILE, MACHINE, TOPOLOGY_PORTS, loadCompose, localEnvironment, serviceEnvironment, temporalServerPorts } from '../../scripts/topology/compose';
 import { LOG_DIR, TOPOLOGY_DIR, baseEnvironment, localHaproxyConfig, startTopology, type LocalProcess, type Topology } from '../../scripts/topology/run';
 
@@ -130,15 +131,6 @@ async function getPayment(id: string): Promise<any> {
   return res.json();
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(500);
-  }
-}
-
 /** Processes of a process group that still run (zombies waiting for their reaper do not). */
 function livingInGroup(pgid: number): number {
   let n = 0;
@@ -235,14 +227,14 @@ describe('races across the API replicas', () => {
     const payment = await retrying(topology.url, 'POST', '/v1/payments', paymentBody(1000), randomUUID());
     expect(payment.status).toBe(201);
     created.add(payment.json.id);
-    const succeeded = await eventually(() => getPayment(payment.json.id), (p) => p.status === 'SUCCEEDED');
+    const succeeded = await eventually(() => getPayment(payment.json.id), (p) => p.status === 'SUCCEEDED', 60_000);
     expect(succeeded.status).toBe('SUCCEEDED');
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => retrying(replica(i % 2), 'POST', '/v1/refunds', { payment_id: payment.json.id, amount: 300, reason: 'raced refund' }, randomUUID())));
     const accepted = answers.filter((a) => a.status === 201 && a.json.status !== 'FAILED');
     for (const a of answers) if (a.status !== 201) expect(a.json.error.code).toBe('amount_exceeds_refundable');
     expect(accepted.length).toBeLessThanOrEqual(3);
     expect(accepted.length).toBeGreaterThan(0);
-    const settled = await eventually(() => getPayment(payment.json.id), (p) => p.amount_refunded === accepted.length * 300);
+    const settled = await eventually(() => getPayment(payment.json.id), (p) => p.amount_refunded === accepted.length * 300, 60_000);
     expect(settled.amount_refunded).toBe(accepted.length * 300);
     expect(settled.amount_refunded + settled.amount_refundable).toBe(1000);
   });
