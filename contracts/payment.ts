@@ -99,4 +99,9 @@ export const refundUpdate = defineUpdate<RefundOutcome, [RefundCommand]>('refund
 export const settledUpdate = defineUpdate<PaymentView, []>('settled');
 /** The RefundWorkflow's reports on its refund. */
 export const refundProgressSignal = defineSignal<[RefundProgress]>('refundProgress');
+/**
+ * An operator's: starts the Payment's projector again if it stopped while the run goes on (a run
+ * started before the `projector-waits-again` patch, docs/operations.md). Harmless otherwise.
+ */
+export const resumeProjectionSignal = defineSignal('resumeProjection');
 export const paymentQuery = defineQuery<PaymentView>('payment');

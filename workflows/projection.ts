@@ -49,7 +49,9 @@ export class Projection<T extends { version: number }> {
   /** Handlers waiting for the read model to show their change (a refund's answer, say). */
   private waiters = 0;
   private stopping = false;
-  private readonly projector: Promise<void>;
+  /** The projector loop runs (false once it returned: the run stopping, or the stop resume() undoes). */
+  private projecting = false;
+  private projector: Promise<void>;
 
   constructor(initial: T, private readonly options: ProjectionOptions<T>) {
     this.current = initial;
@@ -120,6 +122,17 @@ export class Projection<T extends { version: number }> {
     return this.recordedBytes;
   }
 
+  /**
+   * Starts the projector again if it stopped while the run goes on: a run started before
+   * PROJECTOR_WAITS_AGAIN_PATCH replays its projector's stop, and an operator's signal brings it
+   * back (docs/operations.md). Nothing happens while it runs. Only a new signal calls this, so
+   * histories without one replay as before.
+   */
+  resume(): void {
+    if (this.projecting || this.stopping) return;
+    this.projector = this.project();
+  }
+
   /** Nothing is waiting to be written: a run may continue as new. */
   idle(): boolean {
     return !this.pending();
@@ -153,13 +166,17 @@ export class Projection<T extends { version: number }> {
 
   /** The one place that writes the read model, always the latest version. */
   private async project(): Promise<void> {
+    this.projecting = true;
     for (;;) {
       await condition(() => this.due() || this.stopping);
       if (!this.due()) {
         // The condition held when checked, but a handler that ran before this line may have held
         // the projector again (a refund submission): wait again unless stopping. Runs recorded
-        // before the patch stopped projecting for good there (refunds left PROCESSING).
-        if (this.stopping || !patched(PROJECTOR_WAITS_AGAIN_PATCH)) return;
+        // before the patch stop projecting there (refunds left PROCESSING) until resume().
+        if (this.stopping || !patched(PROJECTOR_WAITS_AGAIN_PATCH)) {
+          this.projecting = false;
+          return;
+        }
         continue;
       }
       const snapshot = this.current;

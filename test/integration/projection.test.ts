@@ -2,12 +2,14 @@
 // workflow on a worker of this test with a recordChange activity that only records its calls: one
 // activity per turn with the snapshot, its events and its cards, and a stop that waits for the
 // handlers still running, so a late change is projected before the workflow ends, and a projector
-// held between its wake-up and its turn that waits again instead of stopping for good.
+// held between its wake-up and its turn that waits again instead of stopping for good (and one the
+// code before that fix stopped, started again by the operator's resumeProjection signal).
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ObjectChange } from '../../activities/projection';
+import { resumeProjectionSignal } from '../../contracts/payment';
 import type { PayoutView } from '../../src/domain/payout';
 import { connectTemporal } from '../../src/temporal/client';
 import { temporalDataConverter } from '../../src/temporal/codec';
@@ -24,14 +26,25 @@ let worker: Worker;
 let running: Promise<void>;
 const recorded = new Map<string, ObjectChange[]>();
 
-/** A worker of the probe workflow whose recordChange only records its calls. */
-function probeWorker(taskQueue: string, maxCachedWorkflows?: number): Promise<Worker> {
+const PROBE_WORKFLOWS = path.join(__dirname, 'fixtures', 'projection-probe.ts');
+
+/**
+ * A worker of the probe workflow whose recordChange only records its calls. `patches: false`
+ * bundles it with an SDK whose patched() is always false: the code as it was before any patch.
+ */
+function probeWorker(taskQueue: string, options: { maxCachedWorkflows?: number; patches?: false } = {}): Promise<Worker> {
+  const beforePatches = path.join(__dirname, 'fixtures', 'workflow-before-patches.ts');
   return Worker.create({
     connection: nativeConnection,
     taskQueue,
-    maxCachedWorkflows,
+    maxCachedWorkflows: options.maxCachedWorkflows,
     dataConverter: temporalDataConverter(TEST_ENV.codecKeys),
-    workflowsPath: path.join(__dirname, 'fixtures', 'projection-probe.ts'),
+    workflowsPath: PROBE_WORKFLOWS,
+    ...(options.patches === false ? {
+      bundlerOptions: {
+        webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), '@temporalio/workflow$': beforePatches } } }),
+      },
+    } : {}),
     activities: {
       async recordChange(change: ObjectChange): Promise<void> {
         const id = change.object?.kind === 'payout' ? change.object.payout.id : change.events[0]?.objectId ?? '?';
@@ -66,6 +79,15 @@ function payout(): PayoutView {
   };
 }
 
+/** The promise's value, or `failure` once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number, failure: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(failure)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** What each recordChange call carried: the projected version (or null), the event types, the cards. */
 const turns = (id: string) => (recorded.get(id) ?? []).map((c) => ({
   version: c.object?.kind === 'payout' ? c.object.payout.version : null, events: c.events.map((e) => e.type), cards: c.shredCardTokens,
@@ -86,9 +108,9 @@ it('stop waits for a handler that changes the object after it was called; the ch
   // first projection (version 0) is written, the handler is let go.
   await eventually(async () => turns(input.payout.id), (t) => t.length === 1);
   await handle.signal(releaseSignal);
-  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the workflow did not end: the late change was never projected')), 20_000));
-  expect(await Promise.race([update.result(), timeout])).toBe(1);
-  expect(await Promise.race([handle.result(), timeout])).toBe(1);
+  const failure = 'the workflow did not end: the late change was never projected';
+  expect(await within(update.result(), 20_000, failure)).toBe(1);
+  expect(await within(handle.result(), 20_000, failure)).toBe(1);
   // While the handler waited for its projection, the projection went alone and the event followed.
   expect(turns(input.payout.id)).toEqual([
     { version: 0, events: [], cards: [] },
@@ -97,15 +119,28 @@ it('stop waits for a handler that changes the object after it was called; the ch
   ]);
 }, 60_000);
 
-it('a projector held after it woke waits again: a change and a hold in one workflow task are projected once released', async () => {
-  // The race a Payment met (a refund report making the projection due, and in the same task a
-  // refund update holding it for its submission): the projector's condition held after the first
-  // signal, the second held it before the projector ran, and it used to stop for good. Both signals
-  // reach one task because no worker polls while they are sent; without a workflow cache the next
-  // worker takes the task from the task queue, not from a sticky one.
-  const taskQueue = `projection-probe-held-${randomUUID()}`;
-  const input: ProbeInput = { payout: payout(), scenario: 'held-after-due' };
-  const first = await probeWorker(taskQueue, 0);
+/** The workflow tasks a run's history shows completed. */
+async function completedTasks(handle: WorkflowHandle): Promise<number> {
+  return (await handle.fetchHistory()).events?.filter((e) => e.workflowTaskCompletedEventAttributes).length ?? 0;
+}
+
+/** The patch markers a run recorded, by patch id. */
+async function patchMarkers(handle: WorkflowHandle): Promise<string[]> {
+  return ((await handle.fetchHistory()).events ?? []).flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
+    .map((payload) => (JSON.parse(Buffer.from(payload.data!).toString('utf8')) as { id: string }).id);
+}
+
+
+/**
+ * The race a Payment met: a refund report made the projection due and, in the same workflow task, a
+ * refund update held it for its submission. The projector's condition held after the first signal,
+ * the second held it before the projector ran. This starts a `held-after-due` probe (its first task
+ * on today's code), then sends a change and a hold while no worker polls, so that both reach the
+ * one task the next worker takes; without a workflow cache each worker takes its task from the task
+ * queue, not from a sticky one.
+ */
+async function changeAndHoldInOneTask(input: ProbeInput, taskQueue: string): Promise<WorkflowHandle> {
+  const first = await probeWorker(taskQueue, { maxCachedWorkflows: 0 });
   const handle = await first.runUntil(async () => {
     const started = await client.workflow.start('ProjectionProbe', { taskQueue, workflowId: input.payout.id, args: [input] });
     await eventually(async () => (await started.describe()).historyLength, (length) => length >= 4);
@@ -113,22 +148,51 @@ it('a projector held after it woke waits again: a change and a hold in one workf
   });
   await handle.signal(changeSignal);
   await handle.signal(holdSignal);
-  const second = await probeWorker(taskQueue, 0);
-  const result = await second.runUntil(async () => {
+  return handle;
+}
+
+it('a projector held after it woke waits again: a change and a hold in one workflow task are projected once released', async () => {
+  const taskQueue = `projection-probe-held-${randomUUID()}`;
+  const input: ProbeInput = { payout: payout(), scenario: 'held-after-due' };
+  const handle = await changeAndHoldInOneTask(input, taskQueue);
+  const worker = await probeWorker(taskQueue, { maxCachedWorkflows: 0 });
+  const result = await worker.runUntil(async () => {
     // Held: nothing is written until released.
-    await eventually(async () => (await handle.fetchHistory()).events?.filter((e) => e.workflowTaskCompletedEventAttributes).length ?? 0, (n) => n >= 2);
+    await eventually(() => completedTasks(handle), (n) => n >= 2);
     expect(turns(input.payout.id)).toEqual([]);
     await handle.signal(releaseSignal);
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the projector stopped: the change was never projected')), 20_000));
-    return Promise.race([handle.result(), timeout]);
+    return within(handle.result(), 20_000, 'the projector stopped: the change was never projected');
   });
   expect(result).toBe(1);
   // The main body waits for the projection, so the event follows in a turn of its own.
   expect(turns(input.payout.id)).toEqual([{ version: 1, events: [], cards: [] }, { version: null, events: ['payout.succeeded'], cards: [] }]);
-  // The run took the patch's branch: the race happened, and the history replays.
-  const history = await handle.fetchHistory();
-  const patches = (history.events ?? []).flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
-    .map((payload) => (JSON.parse(Buffer.from(payload.data!).toString('utf8')) as { id: string }).id);
-  expect(patches).toEqual([PROJECTOR_WAITS_AGAIN_PATCH]);
-  await Worker.runReplayHistory({ workflowsPath: path.join(__dirname, 'fixtures', 'projection-probe.ts'), dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, history, input.payout.id);
+  // The run took the patch's branch (the race happened), and its history replays.
+  expect(await patchMarkers(handle)).toEqual([PROJECTOR_WAITS_AGAIN_PATCH]);
+  await Worker.runReplayHistory({ workflowsPath: PROBE_WORKFLOWS, dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, await handle.fetchHistory(), input.payout.id);
+}, 90_000);
+
+it('a projector the code before the patch stopped is started again by resumeProjection, on the code of today', async () => {
+  const taskQueue = `projection-probe-resume-${randomUUID()}`;
+  const input: ProbeInput = { payout: payout(), scenario: 'held-after-due' };
+  const handle = await changeAndHoldInOneTask(input, taskQueue);
+  // A worker with no patch taken (1.0.0's projector) takes the race: its projector stops for good,
+  // and the release finds nobody to project it.
+  const before = await probeWorker(taskQueue, { maxCachedWorkflows: 0, patches: false });
+  await before.runUntil(async () => {
+    await eventually(() => completedTasks(handle), (n) => n >= 2);
+    await handle.signal(releaseSignal);
+    await eventually(() => completedTasks(handle), (n) => n >= 3);
+  });
+  expect(turns(input.payout.id)).toEqual([]);
+  // Today's code replays that stop (no marker in history), and the operator's signal starts the
+  // projector again: the change, then its event, and the run ends.
+  const today = await probeWorker(taskQueue, { maxCachedWorkflows: 0 });
+  const result = await today.runUntil(async () => {
+    await handle.signal(resumeProjectionSignal);
+    return within(handle.result(), 20_000, 'resumeProjection did not start the projector again');
+  });
+  expect(result).toBe(1);
+  expect(turns(input.payout.id)).toEqual([{ version: 1, events: [], cards: [] }, { version: null, events: ['payout.succeeded'], cards: [] }]);
+  expect(await patchMarkers(handle)).toEqual([]);
+  await Worker.runReplayHistory({ workflowsPath: PROBE_WORKFLOWS, dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, await handle.fetchHistory(), input.payout.id);
 }, 90_000);

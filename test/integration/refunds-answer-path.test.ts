@@ -7,7 +7,7 @@ import type { RunningApi } from '../../src/api/server';
 import { call, type CallResult, eventually, startTestApi, useTestApi } from '../helpers/api';
 import { readPayment, succeededPayment as paid } from '../helpers/payments';
 import { clearSandboxFaults, sandboxRecords, setSandboxFaults } from '../helpers/sandbox';
-import { paymentQuery, refundUpdate } from '../../contracts/payment';
+import { paymentQuery, refundUpdate, resumeProjectionSignal } from '../../contracts/payment';
 import { newId } from '../../src/domain/ids';
 import { Client, Connection } from '@temporalio/client';
 import { replayHistories } from '../../src/replay/histories';
@@ -56,6 +56,19 @@ describe('the answer path', () => {
     expect(activities).not.toContain('submitRefund');
     expect(activities).toContain('getRefund');
     expect((await sandboxRecords(res.json.id)).refunds).toEqual([expect.objectContaining({ idempotency_key: `${res.json.id}:refund`, amount: 400 })]);
+  });
+
+  it('resumeProjection, the operator\'s signal for a stopped projector, is a Payment handler that changes nothing while its projector runs', async () => {
+    const payment = await succeededPayment(t.api, 1000);
+    const handle = t.api.deps.temporal.workflow.getHandle(payment.id);
+    // Registered (a signal of a name with no handler would be buffered, silently).
+    const metadata = await handle.query<{ definition?: { signalDefinitions?: Array<{ name?: string }> } }>('__temporal_workflow_metadata');
+    expect(metadata.definition?.signalDefinitions?.map((d) => d.name)).toContain(resumeProjectionSignal.name);
+    await handle.signal(resumeProjectionSignal);
+    const res = await refund(t.api, { payment_id: payment.id, amount: 400, reason: 'after resume' });
+    expect(res.status).toBe(201);
+    const settled = await eventually(() => getPayment(t.api, payment.id), (p) => p.refunds[0]?.status === 'SUCCEEDED');
+    expect([settled.refunds.length, settled.amount_refunded, settled.amount_refundable]).toEqual([1, 400, 600]);
   });
 
   it('a submission the provider leaves unanswered answers PROCESSING, and the RefundWorkflow resubmits under the same key', async () => {

@@ -4,7 +4,7 @@
 // Deterministic: it imports only @temporalio/workflow, the contracts, other workflow modules, activity
 // types and pure modules.
 import { setHandler } from '@temporalio/workflow';
-import { paymentQuery, type PaymentWorkflowFn } from '../../contracts/payment';
+import { paymentQuery, resumeProjectionSignal, type PaymentWorkflowFn } from '../../contracts/payment';
 import { awaitCreate, handleCreate } from './create';
 import { customerAction, handleCustomerAction } from './customer-action';
 import { handleRefunds, refundWindow } from './refund-window';
@@ -14,6 +14,7 @@ import { PaymentState } from './state';
 export const PaymentWorkflow: PaymentWorkflowFn = async (input) => {
   const state = new PaymentState(input);
   setHandler(paymentQuery, () => state.payment);
+  setHandler(resumeProjectionSignal, () => state.projection.resume());
   handleCreate(state);
   handleCustomerAction(state);
   handleSettlement(state);
