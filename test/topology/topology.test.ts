@@ -262,7 +262,8 @@ describe('request limits across the API replicas', () => {
     // What one bucket lets through in `elapsedSeconds`: the token bucket (burst, then `rate` a
     // second) as request-limits.ts counts it in fixed windows, `rate` per 1 s window plus
     // `burst - rate` per window of ceil(burst / rate) s, the first windows opening at the first
-    // request. Within the first burst window that is at most burst + rate x elapsed.
+    // request. Within the first burst window that is at most burst + rate x elapsed; 2% more is
+    // tolerated.
     const burstWindow = Math.max(1, Math.ceil(burst / rate));
     const oneBucket = (elapsedSeconds: number) => {
       const allowed = rate * (Math.floor(elapsedSeconds) + 1) + (burst - rate) * (Math.floor(elapsedSeconds / burstWindow) + 1);
@@ -300,8 +301,8 @@ describe('request limits across the API replicas', () => {
       return { sent: [...first, ...rest], elapsedSeconds: (Date.now() - start) / 1000 };
     };
     // A key of its own per wave: no other request counts in its bucket. A wave too slow to decide
-    // (a loaded machine: the first after start took 2.1 s, the next 1.3 s) is sent again; five
-    // that all are fail the test.
+    // (a loaded machine: in a clean-clone CI the first took 3.3 s, the next 1.2 s) is sent again;
+    // five that all are fail the test.
     const waves: Array<Awaited<ReturnType<typeof wave>>> = [];
     while (waves.length < 5 && !waves.some((w) => decides(w.elapsedSeconds))) {
       const admin = execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/admin/cli.ts', 'merchant', 'create', '--name', 'Rate Limit Shop', '--json'], {
