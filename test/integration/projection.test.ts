@@ -124,12 +124,13 @@ async function completedTasks(handle: WorkflowHandle): Promise<number> {
   return (await handle.fetchHistory()).events?.filter((e) => e.workflowTaskCompletedEventAttributes).length ?? 0;
 }
 
-/** The patch markers a run recorded, by patch id. */
-async function patchMarkers(handle: WorkflowHandle): Promise<string[]> {
-  return ((await handle.fetchHistory()).events ?? []).flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
+/** The patch markers a run recorded, by patch id, once its history replays on today's probe. */
+async function replayedPatchMarkers(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  await Worker.runReplayHistory({ workflowsPath: PROBE_WORKFLOWS, dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, history, handle.workflowId);
+  return (history.events ?? []).flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
     .map((payload) => (JSON.parse(Buffer.from(payload.data!).toString('utf8')) as { id: string }).id);
 }
-
 
 /**
  * The race a Payment met: a refund report made the projection due and, in the same workflow task, a
@@ -167,8 +168,7 @@ it('a projector held after it woke waits again: a change and a hold in one workf
   // The main body waits for the projection, so the event follows in a turn of its own.
   expect(turns(input.payout.id)).toEqual([{ version: 1, events: [], cards: [] }, { version: null, events: ['payout.succeeded'], cards: [] }]);
   // The run took the patch's branch (the race happened), and its history replays.
-  expect(await patchMarkers(handle)).toEqual([PROJECTOR_WAITS_AGAIN_PATCH]);
-  await Worker.runReplayHistory({ workflowsPath: PROBE_WORKFLOWS, dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, await handle.fetchHistory(), input.payout.id);
+  expect(await replayedPatchMarkers(handle)).toEqual([PROJECTOR_WAITS_AGAIN_PATCH]);
 }, 90_000);
 
 it('a projector the code before the patch stopped is started again by resumeProjection, on the code of today', async () => {
@@ -193,6 +193,5 @@ it('a projector the code before the patch stopped is started again by resumeProj
   });
   expect(result).toBe(1);
   expect(turns(input.payout.id)).toEqual([{ version: 1, events: [], cards: [] }, { version: null, events: ['payout.succeeded'], cards: [] }]);
-  expect(await patchMarkers(handle)).toEqual([]);
-  await Worker.runReplayHistory({ workflowsPath: PROBE_WORKFLOWS, dataConverter: temporalDataConverter(TEST_ENV.codecKeys) }, await handle.fetchHistory(), input.payout.id);
+  expect(await replayedPatchMarkers(handle)).toEqual([]);
 }, 90_000);

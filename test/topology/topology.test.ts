@@ -49,12 +49,17 @@ function temporalStorage(): Record<string, number> {
 }
 let storageBefore: Record<string, number>;
 
-beforeAll(async () => {
-  topology = await startTopology(() => {});
-  const admin = execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/admin/cli.ts', 'merchant', 'create', '--name', 'Topology Shop', '--json'], {
+/** A merchant made by the operator command, as compose's API environment runs it. */
+function createMerchant(name: string): { merchant_id: string; test_key: string } {
+  const admin = execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/admin/cli.ts', 'merchant', 'create', '--name', name, '--json'], {
     cwd: PROJECT_ROOT, env: topology.processes.get('api-1')!.env, encoding: 'utf8',
   });
-  const merchant = JSON.parse(admin) as { merchant_id: string; test_key: string };
+  return JSON.parse(admin) as { merchant_id: string; test_key: string };
+}
+
+beforeAll(async () => {
+  topology = await startTopology(() => {});
+  const merchant = createMerchant('Topology Shop');
   merchantId = merchant.merchant_id;
   apiKey = merchant.test_key;
   storageBefore = temporalStorage();
@@ -260,13 +265,13 @@ describe('request limits across the API replicas', () => {
     expect(config.rateLimitPerAddressPerSecond).toBeGreaterThan(rate);
     const addresses = 200;
     // Both replicas' count of checks Redis did not answer in time (their metrics listeners).
+    const metricsPorts = [config.apiMetricsPort, other.apiMetricsPort];
     const storeFallbacks = async () => {
       let total = 0;
-      for (const name of ['api-1', 'api-2']) {
-        const metricsPort = loadConfig(topology.processes.get(name)!.env).apiMetricsPort;
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      for (const port of metricsPorts) {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         const count = /^rate_limit_store_fallbacks_total(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
-        if (count === undefined) throw new Error(`${name}: no rate_limit_store_fallbacks_total on its metrics port`);
+        if (count === undefined) throw new Error(`no rate_limit_store_fallbacks_total on metrics port ${port}`);
         total += Number(count);
       }
       return total;
@@ -321,10 +326,7 @@ describe('request limits across the API replicas', () => {
     // five that all are fail the test.
     const waves: Array<Awaited<ReturnType<typeof wave>>> = [];
     while (waves.length < 5 && !waves.some(decides)) {
-      const admin = execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/admin/cli.ts', 'merchant', 'create', '--name', 'Rate Limit Shop', '--json'], {
-        cwd: PROJECT_ROOT, env, encoding: 'utf8',
-      });
-      waves.push(await wave((JSON.parse(admin) as { test_key: string }).test_key));
+      waves.push(await wave(createMerchant('Rate Limit Shop').test_key));
     }
     const last = waves[waves.length - 1]!;
     const { sent, elapsedSeconds } = last;
