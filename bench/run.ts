@@ -43,6 +43,7 @@ import { explainReadPaths, type Explained } from './lib/explain';
 import { ensureBufferPool } from './lib/buffer-pool';
 import { loadGenerator, VEGETA_VERSION } from './lib/load';
 import { loadAverage, machine } from './lib/machine';
+import { keepLogs } from './lib/processes';
 import { migrate } from '../src/db/migrate';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/temporal/dev-server';
 import { writeReport, type RunRecord } from './report';
@@ -204,6 +205,7 @@ async function main(): Promise<void> {
     servers.sqlite = { description: `Temporal CLI v1.5.1 \`server start-dev\` (server 1.29.1, SQLite ${devServerStore === 'file' ? 'file' : 'in-memory'} store, one connection)`, steps: await runScenarios(env, 'sqlite') };
   } finally {
     await env.stop();
+    keepLogs('sqlite');
   }
 
   if (wants('explain')) {
@@ -227,6 +229,7 @@ async function main(): Promise<void> {
         }
       } finally {
         await pg.stop();
+        keepLogs('postgres');
       }
     } catch (error) {
       const message = `PostgreSQL-backed Temporal server: ${error instanceof Error ? error.message : String(error)}`;
@@ -247,7 +250,7 @@ async function main(): Promise<void> {
     loadBefore,
     loadAfter: loadAverage(),
     configuration: {
-      'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limit raised to 1,000,000/s per key',
+      'API': '1 process (`src/api/main.ts`), Koa, LOG_LEVEL=info to a file, rate limits raised to 1,000,000/s per key and per client address',
       'workers': `${workers} payments worker process(es) (\`workers/main.ts\`) on the dev server, ${postgresWorkers} on the PostgreSQL-backed server, on task queue ${TASK_QUEUE}, WORKER_MAX_CACHED_WORKFLOWS=${process.env.WORKER_MAX_CACHED_WORKFLOWS ?? '2000 (default)'}, other worker options SDK defaults unless the tuning notes say otherwise`,
       'Temporal dynamic config': `dev server: ${[...DEV_SERVER_DYNAMIC_CONFIG, ...devServerConfig].join(', ')} (src/temporal/dev-server.ts, as for \`npm start\` and the tests, then \`--dev-server-config\`); PostgreSQL-backed server: deploy/temporal/dynamicconfig.yaml, the production file (the same values)`,
       'baseline (a)': 'bench/baseline: BaselineWorkflow (one update running one no-op activity, same activity options as the synchronous path) on its own task queue, its own worker process with the same worker options; a bare HTTP front doing one Update-with-Start per POST',

@@ -142,7 +142,8 @@ export function baselineTemporal(ctx: Context): Promise<StepResult[]> {
 export function baselineSandbox(ctx: Context): Promise<StepResult[]> {
   return steps(ctx, 'baseline (b): sandbox POST /v1/authorizations', ctx.plan.sandbox, 0.02, {
     baseUrl: ctx.env.sandboxUrl,
-    maxRate: 12_000,
+    // Above its saturation on the fastest machine seen (about 13,000/s in a warm-up of 4 connections).
+    maxRate: 25_000,
     next: () => {
       const reference = `pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
       return {

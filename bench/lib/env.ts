@@ -139,9 +139,12 @@ export async function startEnv(options: EnvOptions): Promise<BenchEnv> {
       TEMPORAL_CODEC_KEYS: CODEC_KEYS,
       PORT: String(PORTS.api),
       PUBLIC_BASE_URL: `http://127.0.0.1:${PORTS.api}`,
-      // The load is the point here: the per-key limit must not shape it.
+      // The load is the point here: neither the per-key nor the per-address limit may shape it
+      // (every request of the bench comes from 127.0.0.1).
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_PER_ADDRESS_PER_SECOND: '1000000',
+      RATE_LIMIT_ADDRESS_BURST: '1000000',
       PAYMENT_ACTION_TTL_SECONDS: String(ACTION_TTL_SECONDS),
       LOG_LEVEL: 'info',
       DATA_DIR: BENCH_DATA_DIR,

@@ -16,6 +16,21 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Moves the logs of the processes that just stopped into `logs/<server>/`, so the second Temporal
+ * server's processes (same names) do not overwrite the first's: a step's anomaly can then still be
+ * read in its own processes' logs after the run.
+ */
+export function keepLogs(server: string): void {
+  if (!fs.existsSync(BENCH_LOG_DIR)) return;
+  const dir = path.join(BENCH_LOG_DIR, server);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  for (const file of fs.readdirSync(BENCH_LOG_DIR)) {
+    if (file.endsWith('.log')) fs.renameSync(path.join(BENCH_LOG_DIR, file), path.join(dir, file));
+  }
+}
+
 export function spawnTs(name: string, entry: string, args: string[], env: Record<string, string>): BenchProcess {
   fs.mkdirSync(BENCH_LOG_DIR, { recursive: true });
   const logFile = path.join(BENCH_LOG_DIR, `${name}.log`);
