@@ -121,12 +121,25 @@ function filesUnder(dir: string): string[] {
 export function scanRawFiles(place: string, dir: string, needles: Needle[], mustContain?: string): Scan & { sawCanary: boolean } {
   const scan: Scan & { sawCanary: boolean } = { place, objects: 0, hits: [], sawCanary: mustContain === undefined };
   for (const file of filesUnder(dir)) {
-    const text = fs.readFileSync(file).toString('latin1');
+    const bytes = readIfStillThere(file);
+    // A store still running deletes files between the listing and the read: SQLite's rollback
+    // journal ends with its transaction, and holds only pages the database file held before it.
+    if (!bytes) continue;
+    const text = bytes.toString('latin1');
     scan.objects += 1;
     scan.hits.push(...findSecrets(text, needles).map((label) => `${label} in ${file}`));
     if (mustContain !== undefined && text.includes(mustContain)) scan.sawCanary = true;
   }
   return scan;
+}
+
+function readIfStillThere(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /** Every workflow execution the server knows, closed ones included. */
