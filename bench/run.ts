@@ -35,6 +35,7 @@
 // BENCH_EVENTS=N seeds N events for the events scenario instead of the mode's count, and
 // BENCH_EVENTS_SECONDS=N runs its queries at 20/s for N seconds each;
 // BENCH_NODE_FLAGS="--trace-gc" passes node flags to every bench process.
+// Process logs: .data/bench/logs/<server>/ (sqlite, postgres), moved there as each server stops.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/config';
